@@ -1,21 +1,238 @@
-//! The check: generation, concurrent execution and the oracle (stub while the engine lands).
-use crate::{Config, Subject};
+//! The check: generate tests, run each concurrently many times, and ask the oracle about
+//! every failure (Algorithm 2 of Pradel & Gross).
 
-/// The outcome of a check.
-#[derive(Debug)]
-pub struct Report {
-    /// The type's name.
-    pub type_name: String,
-}
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
-/// Runs the check of `T` with `config`.
+use crate::config::Config;
+use crate::exec::{ConcRunner, ExecOutcome, SeqRunner, Site};
+use crate::generate::description;
+use crate::generator::Generator;
+use crate::model::{linearizations, TestCase};
+use crate::report::{method_at, render_body, render_reproducer, scope_name, Failure, Report, Verdict, Violation};
+use crate::subject::{Description, Subject};
+use crate::worker::ABANDONED;
+
+/// The shortest time a run may make no progress before it counts as hung.
+pub(crate) const TIMEOUT_FLOOR: Duration = Duration::from_millis(250);
+
+/// How many times the deadlock timeout exceeds a test's sequential run time.
+const TIMEOUT_FACTOR: u32 = 50;
+
+/// Checks `T` for thread-safety violations with `config` (environment variables are not
+/// read here; see [`Config::with_env`]).
+///
+/// ```
+/// use std::sync::Mutex;
+/// use threadsafe_rt::{check, thread_safe, Config};
+///
+/// pub struct Counter(Mutex<u64>);
+///
+/// #[thread_safe(test = false)]
+/// impl Counter {
+///     pub fn new() -> Self { Counter(Mutex::new(0)) }
+///     pub fn add(&self, n: u8) -> u64 {
+///         let mut c = self.0.lock().unwrap();
+///         *c += u64::from(n);
+///         *c
+///     }
+/// }
+///
+/// let mut config = Config::default();
+/// config.budget = std::time::Duration::from_millis(100);
+/// let report = check::<Counter>(&config);
+/// assert!(report.violation().is_none(), "{report}");
+/// ```
 pub fn check<T: Subject>(config: &Config) -> Report {
-    let _ = config;
-    let d = crate::generate::description::<T>();
-    Report { type_name: d.name.to_string() }
+    let desc = description::<T>();
+    let start = Instant::now();
+    let mut report = Report {
+        type_name: desc.name.to_string(),
+        seed: config.seed,
+        verdict: Verdict::NoViolationFound,
+        tests: 0,
+        executions: 0,
+        elapsed: Duration::ZERO,
+        skipped: desc.skipped.clone(),
+        abandoned_threads: 0,
+    };
+    if let Some(why) = cannot_check(desc, config) {
+        report.verdict = Verdict::CannotCheck(why);
+        return report;
+    }
+    let deadline = start + config.budget;
+    let mut seq = SeqRunner::new();
+    let mut conc = ConcRunner::new(config.executor);
+    let mut round = 0;
+    'rounds: while Instant::now() < deadline {
+        let mut gen = Generator::new(desc, config, round);
+        while let Some(ready) = gen.next_test(&mut seq, deadline) {
+            report.tests += 1;
+            let timeout = config
+                .deadlock_timeout
+                .unwrap_or_else(|| TIMEOUT_FLOOR.max(ready.seq_time * TIMEOUT_FACTOR));
+            for _ in 0..config.conc_execs {
+                if Instant::now() >= deadline {
+                    break 'rounds;
+                }
+                report.executions += 1;
+                let outcome = conc.execute(desc, &ready.test, timeout);
+                let failure = match outcome {
+                    ExecOutcome::Passed => continue,
+                    ExecOutcome::Invalid => break,
+                    ExecOutcome::Panicked(_) | ExecOutcome::Deadlock(_) => outcome,
+                };
+                if let Some(v) = oracle(desc, &ready.test, &failure, &mut seq, timeout) {
+                    let failure = describe_failure(desc, &ready.test, &failure);
+                    let repeat = (report.executions * 2).clamp(1_000, 100_000);
+                    report.verdict = Verdict::Violation(Box::new(Violation {
+                        reproducer: render_reproducer(desc, &ready.test, &failure, config, repeat),
+                        failure,
+                        linearizations: v,
+                        tests_until_found: report.tests,
+                        executions_until_found: report.executions,
+                        time_to_bug: start.elapsed(),
+                    }));
+                    break 'rounds;
+                }
+            }
+        }
+        if let Some(why) = gen.cannot_instantiate.take() {
+            report.verdict = Verdict::CannotCheck(why);
+            break;
+        }
+        round += 1;
+    }
+    report.elapsed = start.elapsed();
+    report.abandoned_threads = ABANDONED.load(Ordering::Relaxed);
+    report
 }
 
+fn cannot_check<T>(desc: &Description<T>, config: &Config) -> Option<String> {
+    if let Err(e) = config.validate() {
+        return Some(e.to_string());
+    }
+    if desc.constructors.is_empty() {
+        return Some(format!(
+            "no constructor the generator can call (see the skipped methods); `{}` needs an associated function returning `Self`, `Option<Self>`, `Result<Self, _>` or `Arc<Self>` whose arguments can be generated",
+            desc.name
+        ));
+    }
+    if !desc.methods.iter().any(|m| m.receiver.is_concurrent()) {
+        return Some(
+            "no method that can be called concurrently (`&self`, `self: &Arc<Self>` or `self: Arc<Self>`)".to_string(),
+        );
+    }
+    None
+}
+
+/// Algorithm 2's check of a failed execution: run every linearization of the suffixes
+/// after the prefix (each with the watchdog, as one may hang); the failure is a violation
+/// only if none fails the same way: a hang for a deadlock, a panic at the same location for
+/// a panic. Returns the number of linearizations run when it is a violation.
+fn oracle<T: Send + Sync + 'static>(
+    desc: &'static Description<T>,
+    test: &Arc<TestCase>,
+    failure: &ExecOutcome,
+    seq: &mut SeqRunner,
+    timeout: Duration,
+) -> Option<usize> {
+    let lens: Vec<usize> = test.threads.iter().map(Vec::len).collect();
+    let orders = linearizations(&lens);
+    for order in &orders {
+        let same = match (seq.run(desc, test.clone(), order.clone(), true, timeout), failure) {
+            (None, ExecOutcome::Deadlock(_)) => true,
+            (None, _) => false,
+            (Some((run, _)), ExecOutcome::Panicked(panics)) => {
+                let location = &panics[0].1.location;
+                run.panic_locations().any(|l| l == location)
+            }
+            (Some(_), _) => false,
+        };
+        if same {
+            return None;
+        }
+    }
+    Some(orders.len())
+}
+
+fn describe_failure<T>(desc: &Description<T>, test: &TestCase, outcome: &ExecOutcome) -> Failure {
+    let at = |s: &Site| format!("{} in `{}`", scope_name(s.scope), method_at(desc, test, s.scope, s.call));
+    match outcome {
+        ExecOutcome::Panicked(panics) => {
+            let (site, p) = &panics[0];
+            Failure::Panic {
+                thread: scope_name(site.scope),
+                method: method_at(desc, test, site.scope, site.call),
+                location: p.location.clone(),
+                message: p.message.clone(),
+            }
+        }
+        ExecOutcome::Deadlock(stuck) => Failure::Deadlock {
+            blocked: stuck.iter().map(at).collect(),
+        },
+        _ => Failure::Deadlock { blocked: Vec::new() },
+    }
+}
+
+/// The tests the generator makes for `T` with `config`, written as Rust, in the order it
+/// makes them: the same seed gives the same tests.
+///
+/// ```
+/// use std::sync::atomic::{AtomicI32, Ordering};
+/// use threadsafe_rt::{generated_tests, thread_safe, Config};
+///
+/// pub struct Gauge(AtomicI32);
+///
+/// #[thread_safe(test = false)]
+/// impl Gauge {
+///     pub fn new() -> Self { Gauge(AtomicI32::new(0)) }
+///     pub fn set(&self, v: i32) { self.0.store(v, Ordering::SeqCst) }
+///     pub fn get(&self) -> i32 { self.0.load(Ordering::SeqCst) }
+/// }
+///
+/// let tests = generated_tests::<Gauge>(&Config::default(), 3);
+/// assert_eq!(tests.len(), 3);
+/// assert!(tests[0].contains("Gauge::new()"));
+/// assert_eq!(tests, generated_tests::<Gauge>(&Config::default(), 3));
+/// ```
+pub fn generated_tests<T: Subject>(config: &Config, count: usize) -> Vec<String> {
+    let desc = description::<T>();
+    let mut out = Vec::new();
+    if cannot_check(desc, config).is_some() {
+        return out;
+    }
+    let mut seq = SeqRunner::new();
+    let deadline = Instant::now() + Duration::from_secs(3600);
+    let mut round = 0;
+    while out.len() < count && round < 32 {
+        let mut gen = Generator::new(desc, config, round);
+        while let Some(ready) = gen.next_test(&mut seq, deadline) {
+            out.push(render_body(desc, &ready.test, ""));
+            if out.len() == count {
+                break;
+            }
+        }
+        if gen.cannot_instantiate.is_some() {
+            break;
+        }
+        round += 1;
+    }
+    out
+}
+
+/// Entry point of the `#[test]` that `#[thread_safe]` generates: applies the environment
+/// overrides, runs the check and panics with the report unless it passed.
 #[doc(hidden)]
 pub fn run_test<T: Subject>(config: Config) {
-    let _ = check::<T>(&config);
+    let config = match config.with_env() {
+        Ok(c) => c,
+        Err(e) => panic!("threadsafe: {e}"),
+    };
+    let report = check::<T>(&config);
+    match report.verdict {
+        Verdict::NoViolationFound => println!("{report}"),
+        _ => panic!("\n{report}"),
+    }
 }

@@ -375,7 +375,7 @@ pub(crate) fn construct<A: Subject>(g: &mut Gen) -> Option<A> {
     let mut frame = Frame::new(None, args?);
     (op.call)(&mut frame).ok()?;
     match frame.out {
-        Some(Output::Instance(a)) => Arc::try_unwrap(a).ok(),
+        Some(Output::Instance(a, _)) => Arc::try_unwrap(a).ok(),
         _ => None,
     }
 }

@@ -3,15 +3,22 @@
 //! (Crate tutorial: see README; filled in below.)
 #![deny(missing_docs)]
 
-mod config;
-mod generate;
-mod subject;
 mod check;
+mod config;
+mod exec;
+mod generate;
+mod generator;
+mod model;
+mod panics;
+mod report;
+mod subject;
+mod worker;
 
+pub use check::{check, generated_tests};
 pub use config::{Config, ConfigError, Executor, BUDGET_ENV, SEED_ENV};
 pub use generate::{Gen, Generate};
+pub use report::{Failure, Report, Verdict, Violation};
 pub use subject::{Description, Skipped, Subject};
-pub use check::{check, Report};
 pub use threadsafe_derive::thread_safe;
 
 /// Used by the code `#[thread_safe]` expands to; not a public API.

@@ -12,6 +12,7 @@ use std::marker::PhantomData;
 use std::sync::Arc;
 
 use crate::generate::{Gen, Generate};
+use crate::model::{Made, OpId};
 
 /// A type that `threadsafe` can check: implemented by `#[thread_safe]` on an impl block.
 ///
@@ -97,6 +98,13 @@ impl<T> Description<T> {
             reason: reason.to_string(),
         });
         self
+    }
+
+    pub(crate) fn op_at(&self, id: OpId) -> &Op<T> {
+        match id {
+            OpId::Ctor(i) => &self.constructors[i],
+            OpId::Method(i) => &self.methods[i],
+        }
     }
 
     /// The type's name as the reproducer writes it (e.g. `Cache<String, u32>`).
@@ -429,7 +437,7 @@ pub(crate) enum ArgSlot<'a, T> {
 
 pub(crate) enum Output<T> {
     Value(TypeId, Box<dyn Any + Send + Sync>),
-    Instance(Arc<T>),
+    Instance(Arc<T>, Made),
 }
 
 /// The receiver, arguments and output of one call, handed to an [`Op`]'s call function.
@@ -506,14 +514,14 @@ impl<'a, T> Frame<'a, T> {
     /// Records a new instance returned by a constructor or a method returning `Self`.
     #[doc(hidden)]
     pub fn made(&mut self, value: T) -> Result<(), Unavailable> {
-        self.out = Some(Output::Instance(Arc::new(value)));
+        self.out = Some(Output::Instance(Arc::new(value), Made::Value));
         Ok(())
     }
 
     /// Records a new instance returned as `Arc<Self>`.
     #[doc(hidden)]
     pub fn made_arc(&mut self, value: Arc<T>) -> Result<(), Unavailable> {
-        self.out = Some(Output::Instance(value));
+        self.out = Some(Output::Instance(value, Made::Arc));
         Ok(())
     }
 
@@ -521,7 +529,10 @@ impl<'a, T> Frame<'a, T> {
     #[doc(hidden)]
     pub fn made_option(&mut self, value: Option<T>) -> Result<(), Unavailable> {
         match value {
-            Some(v) => self.made(v),
+            Some(v) => {
+                self.made(v)?;
+                self.made_kind(Made::Option)
+            }
             None => Err(Unavailable::Declined),
         }
     }
@@ -530,8 +541,18 @@ impl<'a, T> Frame<'a, T> {
     #[doc(hidden)]
     pub fn made_result<E>(&mut self, value: Result<T, E>) -> Result<(), Unavailable> {
         match value {
-            Ok(v) => self.made(v),
+            Ok(v) => {
+                self.made(v)?;
+                self.made_kind(Made::Result)
+            }
             Err(_) => Err(Unavailable::Declined),
         }
+    }
+
+    fn made_kind(&mut self, kind: Made) -> Result<(), Unavailable> {
+        if let Some(Output::Instance(_, k)) = &mut self.out {
+            *k = kind;
+        }
+        Ok(())
     }
 }

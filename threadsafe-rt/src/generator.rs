@@ -1,0 +1,461 @@
+//! Test generation: Algorithm 1 of Pradel & Gross (PLDI 2012), feedback-directed.
+//!
+//! A prefix instantiates the type (and, when methods take another instance, sometimes a
+//! second one) and tries `state_changer_tries` more calls; a suffix tries `cut_call_tries`
+//! calls of concurrent methods. A call is kept only if the sequence still runs sequentially
+//! without panicking, declining or hanging. Each new suffix is paired with every earlier
+//! suffix of its prefix and with itself. The check runs in rounds with fresh seeds: the first
+//! round tries ten suffixes on one prefix, later rounds more of both.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::config::Config;
+use crate::exec::{serial_order, CallOutcome, Produced, SeqRunner};
+use crate::model::{Arg, Call, OpId, Out, Scope, TestCase, VarRef, VarTypes};
+use crate::subject::{Description, ParamKind, Receiver};
+
+/// A test ready to run, with what its sequential run took (for the deadlock timeout).
+pub(crate) struct ReadyTest {
+    pub(crate) test: Arc<TestCase>,
+    pub(crate) seq_time: Duration,
+}
+
+struct Prefix {
+    calls: Vec<Call>,
+    vars: VarTypes,
+    instances: usize,
+    suffixes: Vec<Vec<Call>>,
+    /// Output types of each suffix (scope `Thread(0)`).
+    suffix_vars: Vec<VarTypes>,
+}
+
+/// The shape of a call, without its fresh values: what hung once is not tried again.
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct CallShape(OpId, Option<usize>, Vec<Option<Arg>>);
+
+fn shape(c: &Call) -> CallShape {
+    CallShape(
+        c.op,
+        c.receiver,
+        c.args
+            .iter()
+            .map(|a| match a {
+                Arg::Fresh(_) => None,
+                other => Some(*other),
+            })
+            .collect(),
+    )
+}
+
+/// The generator of one round.
+pub(crate) struct Generator<'c, T: 'static> {
+    desc: &'static Description<T>,
+    config: &'c Config,
+    rng: ChaCha8Rng,
+    max_prefixes: usize,
+    suffix_tries_left: usize,
+    prefixes: Vec<Prefix>,
+    ready: Vec<ReadyTest>,
+    hung: HashSet<CallShape>,
+    seq_timeout: Duration,
+    /// Why the type cannot be instantiated, once that is known.
+    pub(crate) cannot_instantiate: Option<String>,
+}
+
+/// The limits of round `r`: 1 prefix and 10 suffixes first, then doubling prefixes and
+/// quadrupling suffixes up to the configured maxima.
+pub(crate) fn round_limits(config: &Config, round: u32) -> (usize, usize) {
+    let prefixes = (1usize << round.min(20)).min(config.prefixes);
+    let suffixes = (10usize.saturating_mul(4usize.saturating_pow(round.min(20))))
+        .min(config.suffixes.saturating_mul(prefixes));
+    (prefixes, suffixes)
+}
+
+/// The seed of round `r` (splitmix64 of the check's seed and the round).
+pub(crate) fn round_seed(seed: u64, round: u32) -> u64 {
+    let mut z = seed ^ (u64::from(round).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+impl<'c, T: Send + Sync + 'static> Generator<'c, T> {
+    pub(crate) fn new(desc: &'static Description<T>, config: &'c Config, round: u32) -> Self {
+        let (max_prefixes, suffixes) = round_limits(config, round);
+        Generator {
+            desc,
+            config,
+            rng: ChaCha8Rng::seed_from_u64(round_seed(config.seed, round)),
+            max_prefixes,
+            suffix_tries_left: suffixes,
+            prefixes: Vec::new(),
+            ready: Vec::new(),
+            hung: HashSet::new(),
+            seq_timeout: config.deadlock_timeout.unwrap_or(crate::check::TIMEOUT_FLOOR),
+            cannot_instantiate: None,
+        }
+    }
+
+    /// The next test of this round, `None` when the round is over (or the deadline passed).
+    pub(crate) fn next_test(&mut self, runner: &mut SeqRunner, deadline: Instant) -> Option<ReadyTest> {
+        loop {
+            if !self.ready.is_empty() {
+                let i = self.rng.gen_range(0..self.ready.len());
+                return Some(self.ready.swap_remove(i));
+            }
+            if self.suffix_tries_left == 0 || Instant::now() >= deadline || self.cannot_instantiate.is_some() {
+                return None;
+            }
+            self.suffix_tries_left -= 1;
+            let p = if self.prefixes.len() < self.max_prefixes {
+                match self.new_prefix(runner) {
+                    Some(p) => {
+                        self.prefixes.push(p);
+                        self.prefixes.len() - 1
+                    }
+                    None if self.prefixes.is_empty() => {
+                        if self.cannot_instantiate.is_none() {
+                            self.cannot_instantiate = Some(format!(
+                                "no constructor of `{}` ran without panicking or declining in {} attempts",
+                                self.desc.name, INSTANTIATE_TRIES
+                            ));
+                        }
+                        return None;
+                    }
+                    None => self.rng.gen_range(0..self.prefixes.len()),
+                }
+            } else {
+                self.rng.gen_range(0..self.prefixes.len())
+            };
+            if self.prefixes[p].suffixes.len() >= self.config.suffixes {
+                continue;
+            }
+            let Some((suffix, vars)) = self.new_suffix(p, runner) else {
+                continue;
+            };
+            self.prefixes[p].suffixes.push(suffix);
+            self.prefixes[p].suffix_vars.push(vars);
+            self.make_tests(p, runner);
+        }
+    }
+
+    fn new_prefix(&mut self, runner: &mut SeqRunner) -> Option<Prefix> {
+        let mut prefix = Prefix {
+            calls: Vec::new(),
+            vars: VarTypes::default(),
+            instances: 0,
+            suffixes: Vec::new(),
+            suffix_vars: Vec::new(),
+        };
+        if !self.instantiate(&mut prefix, runner) {
+            return None;
+        }
+        let takes_instances = self.desc.methods.iter().any(|m| {
+            m.params
+                .iter()
+                .any(|p| matches!(p.kind, ParamKind::Instance(_)))
+        });
+        if takes_instances && self.rng.gen_bool(0.5) {
+            self.instantiate(&mut prefix, runner);
+        }
+        for _ in 0..self.config.state_changer_tries {
+            let methods: Vec<usize> = (0..self.desc.methods.len()).collect();
+            if let Some(call) = self.call_cut(&methods, prefix.instances, Scope::Prefix, &prefix.vars.clone()) {
+                self.try_append_prefix(&mut prefix, call, runner);
+            }
+        }
+        Some(prefix)
+    }
+
+    fn instantiate(&mut self, prefix: &mut Prefix, runner: &mut SeqRunner) -> bool {
+        for _ in 0..INSTANTIATE_TRIES {
+            let ctors: Vec<usize> = (0..self.desc.constructors.len()).collect();
+            let Some(&c) = pick(&mut self.rng, &ctors) else {
+                return false;
+            };
+            let Some(args) = self.args_for(OpId::Ctor(c), None, prefix.instances, Scope::Prefix, &prefix.vars)
+            else {
+                continue;
+            };
+            let call = Call {
+                op: OpId::Ctor(c),
+                receiver: None,
+                args,
+                out: Out::None,
+            };
+            if self.try_append_prefix(prefix, call, runner) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Appends `call` to the prefix if the prefix still runs; records what it made.
+    fn try_append_prefix(&mut self, prefix: &mut Prefix, mut call: Call, runner: &mut SeqRunner) -> bool {
+        let mut calls = prefix.calls.clone();
+        calls.push(call.clone());
+        let test = TestCase {
+            prefix: calls,
+            threads: Vec::new(),
+            post: Vec::new(),
+        };
+        let Some(produced) = self.validate(&test, &call, runner) else {
+            return false;
+        };
+        match produced {
+            Produced::Instance(made) => {
+                call.out = Out::Instance(prefix.instances, made);
+                prefix.instances += 1;
+            }
+            Produced::Value(ty) => {
+                let index = prefix.calls.iter().filter(|c| matches!(c.out, Out::Var(_))).count();
+                call.out = Out::Var(index);
+                prefix.vars.0.push((
+                    VarRef {
+                        scope: Scope::Prefix,
+                        index,
+                    },
+                    ty,
+                ));
+            }
+            Produced::Nothing => {}
+        }
+        prefix.calls.push(call);
+        true
+    }
+
+    /// Runs `test` sequentially; the produced output of its last call if every call ran.
+    fn validate(&mut self, test: &TestCase, last: &Call, runner: &mut SeqRunner) -> Option<Produced> {
+        if self.hung.contains(&shape(last)) {
+            return None;
+        }
+        let order = serial_order(test);
+        match runner.run(self.desc, Arc::new(test.clone()), order, true, self.seq_timeout) {
+            None => {
+                self.hung.insert(shape(last));
+                None
+            }
+            Some((run, _)) if run.all_ok() => match run.last() {
+                Some(CallOutcome::Ok(p)) => Some(*p),
+                _ => None,
+            },
+            Some(_) => None,
+        }
+    }
+
+    fn new_suffix(&mut self, p: usize, runner: &mut SeqRunner) -> Option<(Vec<Call>, VarTypes)> {
+        let concurrent: Vec<usize> = (0..self.desc.methods.len())
+            .filter(|&m| self.desc.methods[m].receiver.is_concurrent())
+            .collect();
+        let mut suffix: Vec<Call> = Vec::new();
+        let mut vars = self.prefixes[p].vars.clone();
+        let scope = Scope::Thread(0);
+        for _ in 0..self.config.cut_call_tries {
+            let instances = self.prefixes[p].instances;
+            let Some(mut call) = self.call_cut(&concurrent, instances, scope, &vars) else {
+                continue;
+            };
+            let mut calls = suffix.clone();
+            calls.push(call.clone());
+            let test = TestCase {
+                prefix: self.prefixes[p].calls.clone(),
+                threads: vec![calls],
+                post: Vec::new(),
+            };
+            let Some(produced) = self.validate(&test, &call, runner) else {
+                continue;
+            };
+            if let Produced::Value(ty) = produced {
+                let index = suffix.iter().filter(|c| matches!(c.out, Out::Var(_))).count();
+                call.out = Out::Var(index);
+                vars.0.push((VarRef { scope, index }, ty));
+            }
+            suffix.push(call);
+        }
+        if suffix.is_empty() {
+            return None;
+        }
+        vars.0.retain(|(v, _)| v.scope == scope);
+        Some((suffix, vars))
+    }
+
+    /// Builds the tests of the newest suffix of prefix `p`: paired with every suffix of
+    /// the prefix, itself included (for more threads, with others drawn at random).
+    fn make_tests(&mut self, p: usize, runner: &mut SeqRunner) {
+        let n = self.prefixes[p].suffixes.len();
+        let newest = n - 1;
+        for other in 0..n {
+            let mut picks = vec![other, newest];
+            while picks.len() < self.config.threads {
+                picks.push(self.rng.gen_range(0..n));
+            }
+            let prefix = &self.prefixes[p];
+            let threads = picks
+                .iter()
+                .enumerate()
+                .map(|(t, &s)| rescope(&prefix.suffixes[s], Scope::Thread(t)))
+                .collect();
+            let test = TestCase {
+                prefix: prefix.calls.clone(),
+                threads,
+                post: Vec::new(),
+            };
+            if let Some(ready) = self.with_post(p, test, runner) {
+                self.ready.push(ready);
+            }
+        }
+    }
+
+    /// Tries to append `post_calls` calls after the threads; measures the sequential run.
+    fn with_post(&mut self, p: usize, mut test: TestCase, runner: &mut SeqRunner) -> Option<ReadyTest> {
+        let concurrent: Vec<usize> = (0..self.desc.methods.len())
+            .filter(|&m| self.desc.methods[m].receiver.is_concurrent())
+            .collect();
+        let order = serial_order(&test);
+        let (base, mut seq_time) =
+            runner.run(self.desc, Arc::new(test.clone()), order.clone(), true, self.seq_timeout)?;
+        if base.all_ok() {
+            let mut vars = self.prefixes[p].vars.clone();
+            for _ in 0..self.config.post_calls {
+                let Some(mut call) = self.call_cut(&concurrent, self.prefixes[p].instances, Scope::Post, &vars) else {
+                    continue;
+                };
+                let mut candidate = test.clone();
+                candidate.post.push(call.clone());
+                if self.hung.contains(&shape(&call)) {
+                    continue;
+                }
+                match runner.run(self.desc, Arc::new(candidate.clone()), order.clone(), true, self.seq_timeout) {
+                    Some((run, t)) if run.all_ok() => {
+                        if let Some(CallOutcome::Ok(Produced::Value(ty))) = run.last() {
+                            let index = test.var_count(Scope::Post);
+                            call.out = Out::Var(index);
+                            vars.0.push((
+                                VarRef {
+                                    scope: Scope::Post,
+                                    index,
+                                },
+                                *ty,
+                            ));
+                        }
+                        test.post.push(call);
+                        seq_time = t;
+                    }
+                    Some(_) => {}
+                    None => {
+                        self.hung.insert(shape(&call));
+                    }
+                }
+            }
+        }
+        Some(ReadyTest {
+            test: Arc::new(test),
+            seq_time,
+        })
+    }
+
+    /// The callCUT task: a random method among `methods`, a receiver from the pool, and
+    /// arguments from the parameter task.
+    fn call_cut(&mut self, methods: &[usize], instances: usize, scope: Scope, vars: &VarTypes) -> Option<Call> {
+        if instances == 0 {
+            return None;
+        }
+        let &m = pick(&mut self.rng, methods)?;
+        let receiver = self.rng.gen_range(0..instances);
+        let args = self.args_for(OpId::Method(m), Some(receiver), instances, scope, vars)?;
+        Some(Call {
+            op: OpId::Method(m),
+            receiver: Some(receiver),
+            args,
+            out: Out::None,
+        })
+    }
+
+    /// The parameter task for every parameter of `op`: an instance from the pool (never the
+    /// receiver of a `&mut self` call), an earlier output of the same type (half the time,
+    /// when there is one), or a fresh value.
+    fn args_for(
+        &mut self,
+        op: OpId,
+        receiver: Option<usize>,
+        instances: usize,
+        scope: Scope,
+        vars: &VarTypes,
+    ) -> Option<Vec<Arg>> {
+        let op_ref = self.desc.op_at(op);
+        let exclusive = op_ref.receiver == Receiver::Exclusive;
+        let mut args = Vec::with_capacity(op_ref.params.len());
+        for p in &op_ref.params {
+            args.push(match &p.kind {
+                ParamKind::Instance(_) => {
+                    let choices: Vec<usize> = (0..instances).filter(|&i| !(exclusive && Some(i) == receiver)).collect();
+                    Arg::Instance(*pick(&mut self.rng, &choices)?)
+                }
+                ParamKind::Value {
+                    type_id, clone, ..
+                } => {
+                    let reusable = if clone.is_some() {
+                        vars.matching(*type_id, |s| s == Scope::Prefix || s == scope)
+                    } else {
+                        Vec::new()
+                    };
+                    if !reusable.is_empty() && self.rng.gen_bool(0.5) {
+                        Arg::Var(*pick(&mut self.rng, &reusable)?)
+                    } else {
+                        Arg::Fresh(self.rng.gen())
+                    }
+                }
+            });
+        }
+        Some(args)
+    }
+}
+
+const INSTANTIATE_TRIES: usize = 10;
+
+fn pick<'a, X>(rng: &mut ChaCha8Rng, items: &'a [X]) -> Option<&'a X> {
+    if items.is_empty() {
+        None
+    } else {
+        Some(&items[rng.gen_range(0..items.len())])
+    }
+}
+
+/// A suffix generated for thread 0, moved to thread `scope`.
+fn rescope(calls: &[Call], scope: Scope) -> Vec<Call> {
+    calls
+        .iter()
+        .map(|c| {
+            let mut c = c.clone();
+            for a in &mut c.args {
+                if let Arg::Var(v) = a {
+                    if v.scope == Scope::Thread(0) {
+                        v.scope = scope;
+                    }
+                }
+            }
+            c
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rounds_start_small_and_grow_to_the_maxima() {
+        let c = Config::default();
+        assert_eq!(round_limits(&c, 0), (1, 10));
+        assert_eq!(round_limits(&c, 1), (2, 40));
+        assert_eq!(round_limits(&c, 2), (4, 160));
+        assert_eq!(round_limits(&c, 10), (25, 12_500));
+        assert_ne!(round_seed(0, 0), round_seed(0, 1));
+        assert_eq!(round_seed(5, 3), round_seed(5, 3));
+    }
+}

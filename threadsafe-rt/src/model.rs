@@ -1,0 +1,148 @@
+//! Generated tests: a prefix run by one thread, suffixes run concurrently, and a post part
+//! run after the suffix threads join. Calls refer to instances and output variables by index;
+//! argument values are seeds, made again in every execution.
+
+use std::any::TypeId;
+
+/// Where a variable lives: the prefix, one suffix thread, or the post part.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Scope {
+    Prefix,
+    Thread(usize),
+    Post,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct VarRef {
+    pub(crate) scope: Scope,
+    pub(crate) index: usize,
+}
+
+/// Where an argument comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Arg {
+    /// A fresh value made by the parameter's strategy from this seed.
+    Fresh(u64),
+    /// A clone of an earlier output.
+    Var(VarRef),
+    /// An instance of the type under test, from the prefix's pool.
+    Instance(usize),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum OpId {
+    Ctor(usize),
+    Method(usize),
+}
+
+/// How a call returned a new instance, for the reproducer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Made {
+    Value,
+    Arc,
+    Option,
+    Result,
+}
+
+/// What a call's result becomes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Out {
+    /// Dropped.
+    None,
+    /// Instance number `i` of the prefix pool.
+    Instance(usize, Made),
+    /// Variable `i` of the call's scope.
+    Var(usize),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Call {
+    pub(crate) op: OpId,
+    /// The receiver: an instance of the pool (`None` for a constructor).
+    pub(crate) receiver: Option<usize>,
+    pub(crate) args: Vec<Arg>,
+    pub(crate) out: Out,
+}
+
+/// One generated test.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct TestCase {
+    pub(crate) prefix: Vec<Call>,
+    pub(crate) threads: Vec<Vec<Call>>,
+    pub(crate) post: Vec<Call>,
+}
+
+impl TestCase {
+    pub(crate) fn calls(&self, scope: Scope) -> &[Call] {
+        match scope {
+            Scope::Prefix => &self.prefix,
+            Scope::Thread(t) => &self.threads[t],
+            Scope::Post => &self.post,
+        }
+    }
+
+    pub(crate) fn instance_count(&self) -> usize {
+        self.prefix
+            .iter()
+            .filter(|c| matches!(c.out, Out::Instance(..)))
+            .count()
+    }
+
+    pub(crate) fn var_count(&self, scope: Scope) -> usize {
+        self.calls(scope)
+            .iter()
+            .filter(|c| matches!(c.out, Out::Var(_)))
+            .count()
+    }
+}
+
+/// The type of each output variable, for the parameter task's reuse.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct VarTypes(pub(crate) Vec<(VarRef, TypeId)>);
+
+impl VarTypes {
+    pub(crate) fn matching(&self, ty: TypeId, visible: impl Fn(Scope) -> bool) -> Vec<VarRef> {
+        self.0
+            .iter()
+            .filter(|(v, t)| *t == ty && visible(v.scope))
+            .map(|(v, _)| *v)
+            .collect()
+    }
+}
+
+/// All interleavings of whole calls that keep each thread's order: the multiset
+/// permutations of thread ids, `lens[t]` copies of `t`.
+pub(crate) fn linearizations(lens: &[usize]) -> Vec<Vec<usize>> {
+    fn go(left: &mut [usize], cur: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
+        if left.iter().all(|&n| n == 0) {
+            out.push(cur.clone());
+            return;
+        }
+        for t in 0..left.len() {
+            if left[t] > 0 {
+                left[t] -= 1;
+                cur.push(t);
+                go(left, cur, out);
+                cur.pop();
+                left[t] += 1;
+            }
+        }
+    }
+    let mut out = Vec::new();
+    go(&mut lens.to_vec(), &mut Vec::new(), &mut out);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn linearizations_keep_thread_order() {
+        let l = linearizations(&[2, 1]);
+        assert_eq!(l, vec![vec![0, 0, 1], vec![0, 1, 0], vec![1, 0, 0]]);
+        assert_eq!(linearizations(&[2, 2]).len(), 6);
+        assert_eq!(linearizations(&[2, 2, 2]).len(), 90);
+        assert_eq!(linearizations(&[0, 0]), vec![Vec::<usize>::new()]);
+    }
+}

@@ -1,0 +1,408 @@
+//! What a check found, and the generated test written back as Rust.
+
+use std::fmt;
+use std::time::Duration;
+
+use crate::config::Config;
+use crate::generate::{assoc_path, Gen};
+use crate::model::{Arg, Call, Made, OpId, Out, Scope, TestCase, VarRef};
+use crate::subject::{Description, InstancePass, ParamKind, Pass, Receiver, Skipped};
+
+/// The outcome of [`check`](crate::check).
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct Report {
+    /// The checked type, as the reproducer writes it.
+    pub type_name: String,
+    /// The generator's seed.
+    pub seed: u64,
+    /// What was found.
+    pub verdict: Verdict,
+    /// Generated tests run.
+    pub tests: u64,
+    /// Concurrent executions run.
+    pub executions: u64,
+    /// Wall-clock time of the check.
+    pub elapsed: Duration,
+    /// Methods left out, with the reason.
+    pub skipped: Vec<Skipped>,
+    /// Worker threads left blocked by deadlocks so far in this process (std locks cannot be
+    /// broken; the threads stay parked until the process exits).
+    pub abandoned_threads: usize,
+}
+
+/// The verdict of a check.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub enum Verdict {
+    /// A concurrent execution failed in a way no sequential order of its calls does.
+    Violation(Box<Violation>),
+    /// The budget ran out without a violation (which proves nothing either way).
+    NoViolationFound,
+    /// The check could not run; the reason says how to fix it.
+    CannotCheck(String),
+}
+
+/// A thread-safety violation: the failure, the test that shows it, and a reproducer.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct Violation {
+    /// What went wrong.
+    pub failure: Failure,
+    /// How many sequential orders (linearizations) of the same calls were run, none of
+    /// which fails the same way.
+    pub linearizations: usize,
+    /// Generated tests run until the violation.
+    pub tests_until_found: u64,
+    /// Concurrent executions run until the violation.
+    pub executions_until_found: u64,
+    /// Time until the violation.
+    pub time_to_bug: Duration,
+    /// A `#[test]` function that re-creates the prefix and runs the suffixes on threads.
+    pub reproducer: String,
+}
+
+/// How a concurrent execution failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Failure {
+    /// A call panicked.
+    Panic {
+        /// Where it ran: `thread 1`, `thread 2`, ... or `after the threads joined`.
+        thread: String,
+        /// The method that panicked.
+        method: String,
+        /// `file:line:col` of the panic.
+        location: String,
+        /// The panic message.
+        message: String,
+    },
+    /// Threads stopped making progress.
+    Deadlock {
+        /// Each blocked thread and the method it was in, e.g. `thread 1 in `eq``.
+        blocked: Vec<String>,
+    },
+}
+
+impl Report {
+    /// The violation, if one was found.
+    pub fn violation(&self) -> Option<&Violation> {
+        match &self.verdict {
+            Verdict::Violation(v) => Some(v),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Failure::Panic {
+                thread,
+                method,
+                location,
+                message,
+            } => write!(f, "panic in {thread}, in `{method}`, at {location}: {message}"),
+            Failure::Deadlock { blocked } => write!(f, "deadlock: {}", blocked.join("; ")),
+        }
+    }
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = &self.type_name;
+        let seconds = self.elapsed.as_secs_f64();
+        match &self.verdict {
+            Verdict::Violation(v) => {
+                writeln!(f, "threadsafe: `{name}` is not thread-safe")?;
+                writeln!(f, "  failure: {}", v.failure)?;
+                writeln!(
+                    f,
+                    "  oracle:  none of the {} sequential orders of the same calls fails this way",
+                    v.linearizations
+                )?;
+                writeln!(f, "  seed:    {} (set THREADSAFE_SEED={} to generate the same tests)", self.seed, self.seed)?;
+                writeln!(
+                    f,
+                    "  found:   after {} tests, {} executions, {:.3} s",
+                    v.tests_until_found,
+                    v.executions_until_found,
+                    v.time_to_bug.as_secs_f64()
+                )?;
+            }
+            Verdict::NoViolationFound => {
+                writeln!(
+                    f,
+                    "threadsafe: no thread-safety violation found in `{name}`: {} tests, {} executions, {seconds:.3} s (seed {})",
+                    self.tests, self.executions, self.seed
+                )?;
+            }
+            Verdict::CannotCheck(why) => {
+                writeln!(f, "threadsafe: cannot check `{name}`: {why}")?;
+            }
+        }
+        if !self.skipped.is_empty() {
+            writeln!(f, "  skipped methods:")?;
+            for s in &self.skipped {
+                writeln!(f, "    - `{}`: {}", s.method, s.reason)?;
+            }
+        }
+        if self.abandoned_threads > 0 {
+            writeln!(
+                f,
+                "  note: {} worker thread(s) stayed blocked in deadlocked code and were left behind",
+                self.abandoned_threads
+            )?;
+        }
+        if let Verdict::Violation(v) = &self.verdict {
+            writeln!(f, "\nReproducer (paste it into a test module that sees `{name}`):\n")?;
+            writeln!(f, "{}", v.reproducer)?;
+        }
+        Ok(())
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Writing a test as Rust.
+// ---------------------------------------------------------------------------------------
+
+pub(crate) fn scope_name(scope: Scope) -> String {
+    match scope {
+        Scope::Prefix => "the prefix".to_string(),
+        Scope::Thread(t) => format!("thread {}", t + 1),
+        Scope::Post => "after the threads joined".to_string(),
+    }
+}
+
+struct Writer<'d, T> {
+    desc: &'d Description<T>,
+    test: &'d TestCase,
+    arc_mode: bool,
+    used: Vec<VarRef>,
+}
+
+fn instance_name(i: usize) -> String {
+    if i == 0 {
+        "cut".to_string()
+    } else {
+        format!("cut{i}")
+    }
+}
+
+fn var_name(v: VarRef) -> String {
+    match v.scope {
+        Scope::Prefix => format!("v{}", v.index),
+        Scope::Thread(t) => format!("t{}_v{}", t + 1, v.index),
+        Scope::Post => format!("post_v{}", v.index),
+    }
+}
+
+impl<'d, T> Writer<'d, T> {
+    fn new(desc: &'d Description<T>, test: &'d TestCase) -> Self {
+        let all = || {
+            test.prefix
+                .iter()
+                .chain(test.threads.iter().flatten())
+                .chain(&test.post)
+        };
+        let arc_mode = all().any(|c| {
+            let op = desc.op_at(c.op);
+            matches!(op.receiver, Receiver::Arc | Receiver::ArcRef)
+                || matches!(c.out, Out::Instance(_, Made::Arc))
+                || op.params.iter().any(|p| {
+                    matches!(
+                        p.kind,
+                        ParamKind::Instance(InstancePass::Arc | InstancePass::ArcRef)
+                    )
+                })
+        });
+        let used = all()
+            .flat_map(|c| c.args.iter())
+            .filter_map(|a| match a {
+                Arg::Var(v) => Some(*v),
+                _ => None,
+            })
+            .collect();
+        Writer {
+            desc,
+            test,
+            arc_mode,
+            used,
+        }
+    }
+
+    fn expr(&self, call: &Call) -> String {
+        let op = self.desc.op_at(call.op);
+        let args: Vec<String> = call
+            .args
+            .iter()
+            .zip(&op.params)
+            .map(|(a, p)| match (a, &p.kind) {
+                (Arg::Instance(i), ParamKind::Instance(InstancePass::Arc)) => {
+                    format!("std::sync::Arc::clone(&{})", instance_name(*i))
+                }
+                (Arg::Instance(i), _) => format!("&{}", instance_name(*i)),
+                (Arg::Fresh(seed), ParamKind::Value { strategy: Some(s), pass, .. }) => {
+                    (s.render)(&mut Gen::from_seed(*seed), *pass).unwrap_or_else(|| "todo!()".to_string())
+                }
+                (Arg::Var(v), ParamKind::Value { pass, .. }) => match pass {
+                    Pass::Owned => format!("{}.clone()", var_name(*v)),
+                    Pass::Ref | Pass::Deref => format!("&{}", var_name(*v)),
+                    Pass::RefMut => format!("&mut {}.clone()", var_name(*v)),
+                },
+                _ => "todo!()".to_string(),
+            })
+            .collect();
+        let args = args.join(", ");
+        match (op.receiver, call.receiver) {
+            (Receiver::None, _) | (_, None) => {
+                let e = format!("{}({args})", assoc_path(self.desc.name, op.name));
+                let made = match call.out {
+                    Out::Instance(_, m) => m,
+                    _ => Made::Value,
+                };
+                let e = match made {
+                    Made::Option => format!("{e}.unwrap()"),
+                    Made::Result => format!("{e}.ok().unwrap()"),
+                    Made::Value | Made::Arc => e,
+                };
+                match (self.arc_mode, made) {
+                    (true, Made::Arc) | (false, _) => e,
+                    (true, _) => format!("std::sync::Arc::new({e})"),
+                }
+            }
+            (Receiver::Exclusive, Some(r)) if self.arc_mode => format!(
+                "std::sync::Arc::get_mut(&mut {}).unwrap().{}({args})",
+                instance_name(r),
+                op.name
+            ),
+            (Receiver::Arc, Some(r)) => {
+                format!("std::sync::Arc::clone(&{}).{}({args})", instance_name(r), op.name)
+            }
+            (_, Some(r)) => format!("{}.{}({args})", instance_name(r), op.name),
+        }
+    }
+
+    fn stmt(&self, call: &Call, scope: Scope, indent: &str, out: &mut String) {
+        let e = self.expr(call);
+        let line = match call.out {
+            Out::Instance(i, _) if scope == Scope::Prefix => {
+                let exclusive = self.test.prefix.iter().any(|c| {
+                    c.receiver == Some(i) && self.desc.op_at(c.op).receiver == Receiver::Exclusive
+                });
+                let m = if exclusive { "mut " } else { "" };
+                format!("let {m}{} = {e};", instance_name(i))
+            }
+            Out::Var(index) => {
+                let v = VarRef { scope, index };
+                if self.used.contains(&v) {
+                    format!("let {} = {e};", var_name(v))
+                } else {
+                    format!("let _ = {e};")
+                }
+            }
+            _ => format!("{e};"),
+        };
+        out.push_str(indent);
+        out.push_str(&line);
+        out.push('\n');
+    }
+
+    /// The body of the test: prefix, the threads in a scope, then the post part.
+    fn body(&self, indent: &str) -> String {
+        let mut out = String::new();
+        for c in &self.test.prefix {
+            self.stmt(c, Scope::Prefix, indent, &mut out);
+        }
+        out.push_str(&format!("{indent}std::thread::scope(|s| {{\n"));
+        for (t, calls) in self.test.threads.iter().enumerate() {
+            out.push_str(&format!("{indent}    s.spawn(|| {{\n"));
+            for c in calls {
+                self.stmt(c, Scope::Thread(t), &format!("{indent}        "), &mut out);
+            }
+            out.push_str(&format!("{indent}    }});\n"));
+        }
+        out.push_str(&format!("{indent}}});\n"));
+        for c in &self.test.post {
+            self.stmt(c, Scope::Post, indent, &mut out);
+        }
+        out
+    }
+}
+
+/// The test as Rust statements (prefix, scoped threads, post part).
+pub(crate) fn render_body<T>(desc: &Description<T>, test: &TestCase, indent: &str) -> String {
+    Writer::new(desc, test).body(indent)
+}
+
+/// A `#[test]` that runs the scenario `repeat` times (a race needs a lucky schedule).
+pub(crate) fn render_reproducer<T>(
+    desc: &Description<T>,
+    test: &TestCase,
+    failure: &Failure,
+    config: &Config,
+    repeat: u64,
+) -> String {
+    let fn_name = format!("{}_thread_safety_violation", snake(desc.name));
+    let mut out = String::new();
+    out.push_str(&format!(
+        "/// Found by threadsafe (seed {}): {failure}.\n",
+        config.seed
+    ));
+    out.push_str(
+        "/// The failure needs an unlucky schedule, so the scenario is repeated; a deadlock hangs.\n",
+    );
+    out.push_str("#[test]\n");
+    out.push_str(&format!("fn {fn_name}() {{\n"));
+    out.push_str(&format!("    for _ in 0..{repeat} {{\n"));
+    out.push_str(&render_body(desc, test, "        "));
+    out.push_str("    }\n}\n");
+    out
+}
+
+/// `Cache<String, u32>` → `cache_string_u32`.
+pub(crate) fn snake(name: &str) -> String {
+    let mut out = String::new();
+    let mut prev_lower = false;
+    for c in name.chars() {
+        if c.is_ascii_uppercase() {
+            if prev_lower {
+                out.push('_');
+            }
+            out.push(c.to_ascii_lowercase());
+            prev_lower = false;
+        } else if c.is_ascii_alphanumeric() {
+            out.push(c);
+            prev_lower = true;
+        } else if !out.ends_with('_') && !out.is_empty() {
+            out.push('_');
+            prev_lower = false;
+        }
+    }
+    out.trim_end_matches('_').to_string()
+}
+
+/// The method a call site names, for failure messages.
+pub(crate) fn method_at<T>(desc: &Description<T>, test: &TestCase, scope: Scope, call: usize) -> String {
+    test.calls(scope)
+        .get(call)
+        .map(|c| match c.op {
+            OpId::Ctor(i) | OpId::Method(i) => {
+                let _ = i;
+                desc.op_at(c.op).name.to_string()
+            }
+        })
+        .unwrap_or_else(|| "?".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn snake_case_names() {
+        assert_eq!(snake("StringBuffer"), "string_buffer");
+        assert_eq!(snake("Cache<String, u32>"), "cache_string_u32");
+        assert_eq!(snake("HTTPPool"), "httppool");
+    }
+}

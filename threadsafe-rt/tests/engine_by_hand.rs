@@ -1,0 +1,75 @@
+//! The engine driven by a hand-written `Subject` impl, independent of the macro.
+use std::sync::Mutex;
+use threadsafe_rt::__private::*;
+use threadsafe_rt::{check, Config, Subject, Verdict};
+
+pub struct Stack {
+    items: Mutex<Vec<u8>>,
+    checked: bool,
+}
+
+impl Stack {
+    pub fn new(checked: bool) -> Self {
+        Stack { items: Mutex::new(Vec::new()), checked }
+    }
+    pub fn push(&self, v: u8) {
+        self.items.lock().unwrap().push(v);
+    }
+    /// Check-then-act across two lock sections unless `checked`.
+    pub fn pop_or_zero(&self) -> u8 {
+        if self.checked {
+            return self.items.lock().unwrap().pop().unwrap_or(0);
+        }
+        if self.items.lock().unwrap().is_empty() {
+            return 0;
+        }
+        self.items.lock().unwrap().pop().expect("non-empty after the check")
+    }
+}
+
+pub struct Buggy(Stack);
+pub struct Correct(Stack);
+
+macro_rules! describe {
+    ($t:ident, $checked:expr) => {
+        impl Subject for $t {
+            fn describe() -> Description<Self> {
+                #[allow(unused_imports)]
+                use threadsafe_rt::__private::{CloneNo as _, CloneYes as _, StashDrop as _, StashKeep as _, ViaGenerate as _, ViaNothing as _, ViaSubject as _};
+                Description::new(stringify!($t))
+                    .op(Op::new("new", Receiver::None, vec![], |f| f.made($t(Stack::new($checked)))))
+                    .op(Op::new(
+                        "push",
+                        Receiver::Shared,
+                        vec![Param::value::<u8>("v", "u8", Pass::Owned, (&&&Probe::<u8>::new()).strategy(), (&&Probe::<u8>::new()).cloner())],
+                        |f| {
+                            let a0 = f.take::<u8>(0)?;
+                            f.shared()?.0.push(a0);
+                            Ok(())
+                        },
+                    ))
+                    .op(Op::new("pop_or_zero", Receiver::Shared, vec![], |f| {
+                        let r = f.shared()?.0.pop_or_zero();
+                        (&&Stash::new(r)).stash(f);
+                        Ok(())
+                    }))
+            }
+        }
+    };
+}
+describe!(Buggy, false);
+describe!(Correct, true);
+
+#[test]
+fn finds_check_then_act_and_not_in_the_twin() {
+    let mut c = Config::default();
+    c.budget = std::time::Duration::from_secs(5);
+    let r = check::<Buggy>(&c);
+    println!("{r}");
+    let v = r.violation().expect("violation");
+    assert!(matches!(&v.failure, threadsafe_rt::Failure::Panic { message, .. } if message.contains("non-empty")));
+    c.budget = std::time::Duration::from_millis(500);
+    let r = check::<Correct>(&c);
+    println!("{r}");
+    assert!(matches!(r.verdict, Verdict::NoViolationFound));
+}
