@@ -1,7 +1,7 @@
 //! The check: generate tests, run each concurrently many times, and ask the oracle about
 //! every failure (Algorithm 2 of Pradel & Gross).
 
-use std::sync::atomic::Ordering;
+use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -12,7 +12,6 @@ use crate::generator::Generator;
 use crate::model::{linearizations, TestCase};
 use crate::report::{method_at, render_body, render_reproducer, scope_name, Failure, Report, Verdict, Violation};
 use crate::subject::{Description, Subject};
-use crate::worker::ABANDONED;
 
 /// The shortest time a run may make no progress before it counts as hung.
 pub(crate) const TIMEOUT_FLOOR: Duration = Duration::from_millis(250);
@@ -65,8 +64,9 @@ pub fn check<T: Subject>(config: &Config) -> Report {
     let mut seq = SeqRunner::new();
     let mut conc = ConcRunner::new(config.executor);
     let mut round = 0;
+    let mut hung = HashSet::new();
     'rounds: while Instant::now() < deadline {
-        let mut gen = Generator::new(desc, config, round);
+        let mut gen = Generator::new(desc, config, round, std::mem::take(&mut hung));
         while let Some(ready) = gen.next_test(&mut seq, deadline) {
             report.tests += 1;
             let timeout = config
@@ -102,10 +102,11 @@ pub fn check<T: Subject>(config: &Config) -> Report {
             report.verdict = Verdict::CannotCheck(why);
             break;
         }
+        hung = gen.hung;
         round += 1;
     }
     report.elapsed = start.elapsed();
-    report.abandoned_threads = ABANDONED.load(Ordering::Relaxed);
+    report.abandoned_threads = seq.abandoned() + conc.abandoned();
     report
 }
 
@@ -206,8 +207,9 @@ pub fn generated_tests<T: Subject>(config: &Config, count: usize) -> Vec<String>
     let mut seq = SeqRunner::new();
     let deadline = Instant::now() + Duration::from_secs(3600);
     let mut round = 0;
+    let mut hung = HashSet::new();
     while out.len() < count && round < 32 {
-        let mut gen = Generator::new(desc, config, round);
+        let mut gen = Generator::new(desc, config, round, std::mem::take(&mut hung));
         while let Some(ready) = gen.next_test(&mut seq, deadline) {
             out.push(render_body(desc, &ready.test, ""));
             if out.len() == count {
@@ -217,6 +219,7 @@ pub fn generated_tests<T: Subject>(config: &Config, count: usize) -> Vec<String>
         if gen.cannot_instantiate.is_some() {
             break;
         }
+        hung = gen.hung;
         round += 1;
     }
     out

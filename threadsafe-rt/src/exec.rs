@@ -104,8 +104,8 @@ fn arg_slots<'a, T>(
         .collect()
 }
 
-fn finish_frame<T>(
-    frame: Frame<'_, T>,
+fn finish_call<T>(
+    out: Option<Output<T>>,
     result: Result<(), crate::subject::Unavailable>,
     call: &Call,
     instances: Option<&mut Vec<Option<Arc<T>>>>,
@@ -114,7 +114,7 @@ fn finish_frame<T>(
     if result.is_err() {
         return CallOutcome::Unavailable;
     }
-    match frame.out {
+    match out {
         None => CallOutcome::Ok(Produced::Nothing),
         Some(Output::Instance(a, made)) => {
             if let (Out::Instance(ix, _), Some(pool)) = (call.out, instances) {
@@ -184,14 +184,7 @@ pub(crate) fn call_in_prefix<T>(desc: &Description<T>, call: &Call, pool: &mut P
         }
         match outcome {
             None => CallOutcome::Unavailable,
-            Some((out, result)) => {
-                let frame = Frame {
-                    recv: None,
-                    args: Vec::new(),
-                    out,
-                };
-                finish_frame(frame, result, call, Some(instances), vars)
-            }
+            Some((out, result)) => finish_call(out, result, call, Some(instances), vars),
         }
     };
     panics::catch(run).unwrap_or_else(CallOutcome::Panic)
@@ -235,12 +228,7 @@ pub(crate) fn call_shared<T>(
             let result = (op.call)(&mut frame);
             (frame.out.take(), result)
         };
-        let frame = Frame {
-            recv: None,
-            args: Vec::new(),
-            out,
-        };
-        finish_frame(frame, result, call, None, local)
+        finish_call(out, result, call, None, local)
     };
     panics::catch(run).unwrap_or_else(CallOutcome::Panic)
 }
@@ -345,6 +333,10 @@ pub(crate) struct SeqRunner {
 }
 
 impl SeqRunner {
+    pub(crate) fn abandoned(&self) -> usize {
+        self.worker.abandoned
+    }
+
     pub(crate) fn new() -> Self {
         SeqRunner {
             worker: Worker::spawn("threadsafe-seq"),
@@ -591,6 +583,10 @@ pub(crate) struct ConcRunner {
 }
 
 impl ConcRunner {
+    pub(crate) fn abandoned(&self) -> usize {
+        self.workers.iter().map(|w| w.abandoned).sum()
+    }
+
     pub(crate) fn new(executor: Executor) -> Self {
         ConcRunner {
             executor,
@@ -649,9 +645,13 @@ impl ConcRunner {
         let finished = shared.done.wait(timeout, || shared.progress_sum());
         let outcome = shared.outcome(finished);
         if !finished && self.executor != Executor::Paper {
-            // The blocked workers cannot be freed: leave them and start new ones.
-            for w in &mut self.workers[..n] {
-                w.abandon();
+            // A blocked worker cannot be freed: leave it and start a new one. A hang in the
+            // post part is on whichever worker finished last, so all are replaced then.
+            let post_hung = matches!(&outcome, ExecOutcome::Deadlock(s) if s.iter().any(|s| s.scope == Scope::Post));
+            for (t, w) in self.workers[..n].iter_mut().enumerate() {
+                if post_hung || shared.progress[t].load(Ordering::Acquire) != DONE {
+                    w.abandon();
+                }
             }
         }
         outcome

@@ -34,19 +34,28 @@ struct Prefix {
     suffix_vars: Vec<VarTypes>,
 }
 
-/// The shape of a call, without its fresh values: what hung once is not tried again.
-#[derive(Clone, PartialEq, Eq, Hash)]
-struct CallShape(OpId, Option<usize>, Vec<Option<Arg>>);
+/// The shape of a call: the operation, and for each argument whether it is the receiver
+/// itself, another instance, or a value. A call that hung once (a sequential deadlock such
+/// as `a.merge(&a)`) is not tried again in that shape, in any round.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct CallShape(OpId, Vec<ArgShape>);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum ArgShape {
+    Receiver,
+    OtherInstance,
+    Value,
+}
 
 fn shape(c: &Call) -> CallShape {
     CallShape(
         c.op,
-        c.receiver,
         c.args
             .iter()
             .map(|a| match a {
-                Arg::Fresh(_) => None,
-                other => Some(*other),
+                Arg::Instance(i) if Some(*i) == c.receiver => ArgShape::Receiver,
+                Arg::Instance(_) => ArgShape::OtherInstance,
+                _ => ArgShape::Value,
             })
             .collect(),
     )
@@ -61,7 +70,8 @@ pub(crate) struct Generator<'c, T: 'static> {
     suffix_tries_left: usize,
     prefixes: Vec<Prefix>,
     ready: Vec<ReadyTest>,
-    hung: HashSet<CallShape>,
+    /// Call shapes that hung, shared by the rounds of a check.
+    pub(crate) hung: HashSet<CallShape>,
     seq_timeout: Duration,
     /// Why the type cannot be instantiated, once that is known.
     pub(crate) cannot_instantiate: Option<String>,
@@ -85,7 +95,12 @@ pub(crate) fn round_seed(seed: u64, round: u32) -> u64 {
 }
 
 impl<'c, T: Send + Sync + 'static> Generator<'c, T> {
-    pub(crate) fn new(desc: &'static Description<T>, config: &'c Config, round: u32) -> Self {
+    pub(crate) fn new(
+        desc: &'static Description<T>,
+        config: &'c Config,
+        round: u32,
+        hung: HashSet<CallShape>,
+    ) -> Self {
         let (max_prefixes, suffixes) = round_limits(config, round);
         Generator {
             desc,
@@ -95,7 +110,7 @@ impl<'c, T: Send + Sync + 'static> Generator<'c, T> {
             suffix_tries_left: suffixes,
             prefixes: Vec::new(),
             ready: Vec::new(),
-            hung: HashSet::new(),
+            hung,
             seq_timeout: config.deadlock_timeout.unwrap_or(crate::check::TIMEOUT_FLOOR),
             cannot_instantiate: None,
         }

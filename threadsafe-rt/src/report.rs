@@ -26,8 +26,8 @@ pub struct Report {
     pub elapsed: Duration,
     /// Methods left out, with the reason.
     pub skipped: Vec<Skipped>,
-    /// Worker threads left blocked by deadlocks so far in this process (std locks cannot be
-    /// broken; the threads stay parked until the process exits).
+    /// Worker threads this check left blocked in deadlocked code (std locks cannot be
+    /// broken; the threads stay blocked until the process exits).
     pub abandoned_threads: usize,
 }
 

@@ -21,12 +21,11 @@ struct Slot {
     shutdown: AtomicBool,
 }
 
-/// Threads left blocked by abandoned jobs, process-wide (for the report).
-pub(crate) static ABANDONED: AtomicUsize = AtomicUsize::new(0);
-
 pub(crate) struct Worker {
     slot: Arc<Slot>,
     thread: Thread,
+    /// Threads this worker's slot has left blocked (for the report).
+    pub(crate) abandoned: usize,
 }
 
 impl Worker {
@@ -44,6 +43,7 @@ impl Worker {
         Worker {
             slot,
             thread: handle.thread().clone(),
+            abandoned: 0,
         }
     }
 
@@ -82,8 +82,9 @@ impl Worker {
     pub(crate) fn abandon(&mut self) {
         let name = self.thread.name().unwrap_or("threadsafe-worker").to_string();
         self.slot.shutdown.store(true, Ordering::Release);
-        ABANDONED.fetch_add(1, Ordering::Relaxed);
+        let abandoned = self.abandoned + 1;
         *self = Worker::spawn(&name);
+        self.abandoned = abandoned;
     }
 }
 

@@ -73,3 +73,38 @@ fn finds_check_then_act_and_not_in_the_twin() {
     println!("{r}");
     assert!(matches!(r.verdict, Verdict::NoViolationFound));
 }
+
+/// `eq` locks self then other: two instances compared from both sides deadlock; `a.eq(&a)`
+/// deadlocks sequentially (std Mutex is not reentrant), which the oracle must not report.
+pub struct Pair(Mutex<u8>);
+
+impl Subject for Pair {
+    fn describe() -> Description<Self> {
+        #[allow(unused_imports)]
+        use threadsafe_rt::__private::{CloneNo as _, CloneYes as _, StashDrop as _, StashKeep as _, ViaGenerate as _, ViaNothing as _, ViaSubject as _};
+        Description::new("Pair")
+            .op(Op::new("new", Receiver::None, vec![], |f| f.made(Pair(Mutex::new(0)))))
+            .op(Op::new("eq", Receiver::Shared, vec![Param::instance("other", "&Pair", InstancePass::Ref)], |f| {
+                let o = f.instance(0)?;
+                let me = f.shared()?;
+                let a = me.0.lock().unwrap();
+                std::thread::yield_now();
+                let b = o.0.lock().unwrap();
+                let r = *a == *b;
+                (&&Stash::new(r)).stash(f);
+                Ok(())
+            }))
+    }
+}
+
+#[test]
+fn finds_lock_order_deadlock_between_two_instances() {
+    let mut c = Config::default();
+    c.budget = std::time::Duration::from_secs(20);
+    let r = check::<Pair>(&c);
+    println!("{r}");
+    match &r.violation().expect("violation").failure {
+        threadsafe_rt::Failure::Deadlock { blocked } => assert_eq!(blocked.len(), 2, "{blocked:?}"),
+        other => panic!("{other:?}"),
+    }
+}
