@@ -2,7 +2,7 @@
 //! every failure (Algorithm 2 of Pradel & Gross).
 
 use std::collections::HashSet;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::config::Config;
@@ -10,8 +10,12 @@ use crate::exec::{ConcRunner, ExecOutcome, SeqRunner, Site};
 use crate::generate::description;
 use crate::generator::Generator;
 use crate::model::{linearizations, TestCase};
-use crate::report::{method_at, render_body, render_reproducer, scope_name, Failure, Report, Verdict, Violation};
+use crate::report::{
+    method_at, render_body, render_reproducer, scope_name, Failure, Report, Verdict, Violation,
+};
 use crate::subject::{Description, Subject};
+
+static CHECKS: Mutex<()> = Mutex::new(());
 
 /// The shortest time a run may make no progress before it counts as hung.
 pub(crate) const TIMEOUT_FLOOR: Duration = Duration::from_millis(250);
@@ -45,6 +49,9 @@ const TIMEOUT_FACTOR: u32 = 50;
 /// ```
 pub fn check<T: Subject>(config: &Config) -> Report {
     let desc = description::<T>();
+    // One check at a time in a process: two stress runs on the same cores slow each other
+    // down and hide races. The budget starts once this check has the machine.
+    let _one_at_a_time = CHECKS.lock().unwrap_or_else(|e| e.into_inner());
     let start = Instant::now();
     let mut report = Report {
         type_name: desc.name.to_string(),
@@ -72,30 +79,27 @@ pub fn check<T: Subject>(config: &Config) -> Report {
             let timeout = config
                 .deadlock_timeout
                 .unwrap_or_else(|| TIMEOUT_FLOOR.max(ready.seq_time * TIMEOUT_FACTOR));
-            for _ in 0..config.conc_execs {
-                if Instant::now() >= deadline {
-                    break 'rounds;
-                }
-                report.executions += 1;
-                let outcome = conc.execute(desc, &ready.test, timeout);
-                let failure = match outcome {
-                    ExecOutcome::Passed => continue,
-                    ExecOutcome::Invalid => break,
-                    ExecOutcome::Panicked(_) | ExecOutcome::Deadlock(_) => outcome,
-                };
-                if let Some(v) = oracle(desc, &ready.test, &failure, &mut seq, timeout) {
-                    let failure = describe_failure(desc, &ready.test, &failure);
-                    let repeat = (report.executions * 2).clamp(1_000, 100_000);
-                    report.verdict = Verdict::Violation(Box::new(Violation {
-                        reproducer: render_reproducer(desc, &ready.test, &failure, config, repeat),
-                        failure,
-                        linearizations: v,
-                        tests_until_found: report.tests,
-                        executions_until_found: report.executions,
-                        time_to_bug: start.elapsed(),
-                    }));
-                    break 'rounds;
-                }
+            let batch = conc.run_batch(desc, &ready.test, config.conc_execs, timeout, deadline);
+            report.executions += batch.executions as u64;
+            let failure = match batch.outcome {
+                ExecOutcome::Passed | ExecOutcome::Invalid => continue,
+                failure @ (ExecOutcome::Panicked(_) | ExecOutcome::Deadlock(_)) => failure,
+            };
+            if let Some(v) = oracle(desc, &ready.test, &failure, &mut seq, timeout) {
+                let failure = describe_failure(desc, &ready.test, &failure);
+                let repeat = (report.executions * 2).clamp(1_000, 100_000);
+                report.verdict = Verdict::Violation(Box::new(Violation {
+                    reproducer: render_reproducer(desc, &ready.test, &failure, config, repeat),
+                    failure,
+                    linearizations: v,
+                    tests_until_found: report.tests,
+                    executions_until_found: report.executions,
+                    time_to_bug: start.elapsed(),
+                }));
+                break 'rounds;
+            }
+            if Instant::now() >= deadline {
+                break 'rounds;
             }
         }
         if let Some(why) = gen.cannot_instantiate.take() {
@@ -142,7 +146,10 @@ fn oracle<T: Send + Sync + 'static>(
     let lens: Vec<usize> = test.threads.iter().map(Vec::len).collect();
     let orders = linearizations(&lens);
     for order in &orders {
-        let same = match (seq.run(desc, test.clone(), order.clone(), true, timeout), failure) {
+        let same = match (
+            seq.run(desc, test.clone(), order.clone(), true, timeout),
+            failure,
+        ) {
             (None, ExecOutcome::Deadlock(_)) => true,
             (None, _) => false,
             (Some((run, _)), ExecOutcome::Panicked(panics)) => {
@@ -159,7 +166,13 @@ fn oracle<T: Send + Sync + 'static>(
 }
 
 fn describe_failure<T>(desc: &Description<T>, test: &TestCase, outcome: &ExecOutcome) -> Failure {
-    let at = |s: &Site| format!("{} in `{}`", scope_name(s.scope), method_at(desc, test, s.scope, s.call));
+    let at = |s: &Site| {
+        format!(
+            "{} in `{}`",
+            scope_name(s.scope),
+            method_at(desc, test, s.scope, s.call)
+        )
+    };
     match outcome {
         ExecOutcome::Panicked(panics) => {
             let (site, p) = &panics[0];
@@ -173,7 +186,9 @@ fn describe_failure<T>(desc: &Description<T>, test: &TestCase, outcome: &ExecOut
         ExecOutcome::Deadlock(stuck) => Failure::Deadlock {
             blocked: stuck.iter().map(at).collect(),
         },
-        _ => Failure::Deadlock { blocked: Vec::new() },
+        _ => Failure::Deadlock {
+            blocked: Vec::new(),
+        },
     }
 }
 

@@ -124,8 +124,8 @@ impl Config {
             };
         }
         if let Some(b) = budget {
-            self.budget = parse_duration(b)
-                .map_err(|e| ConfigError(format!("{BUDGET_ENV}={b:?}: {e}")))?;
+            self.budget =
+                parse_duration(b).map_err(|e| ConfigError(format!("{BUDGET_ENV}={b:?}: {e}")))?;
         }
         self.validate()?;
         Ok(self)
@@ -180,7 +180,11 @@ pub(crate) fn parse_duration(s: &str) -> Result<Duration, String> {
         "ms" => n / 1000.0,
         "s" => n,
         "m" | "min" => n * 60.0,
-        _ => return Err(format!("unknown unit `{unit}` in `{s}`: use `ms`, `s` or `m`")),
+        _ => {
+            return Err(format!(
+                "unknown unit `{unit}` in `{s}`: use `ms`, `s` or `m`"
+            ))
+        }
     };
     Ok(Duration::from_secs_f64(secs))
 }
@@ -207,11 +211,17 @@ mod tests {
             .unwrap();
         assert_eq!(c.seed, 42);
         assert_eq!(c.budget, Duration::from_millis(250));
-        let e = Config::default().with_overrides(Some("-1"), None).unwrap_err();
+        let e = Config::default()
+            .with_overrides(Some("-1"), None)
+            .unwrap_err();
         assert!(e.to_string().contains("THREADSAFE_SEED"), "{e}");
-        let e = Config::default().with_overrides(None, Some("fast")).unwrap_err();
+        let e = Config::default()
+            .with_overrides(None, Some("fast"))
+            .unwrap_err();
         assert!(e.to_string().contains("THREADSAFE_BUDGET"), "{e}");
-        let c = Config::default().with_overrides(Some("random"), None).unwrap();
+        let c = Config::default()
+            .with_overrides(Some("random"), None)
+            .unwrap();
         let _ = c.seed;
     }
 

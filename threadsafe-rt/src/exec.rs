@@ -7,14 +7,14 @@
 
 use std::any::{Any, TypeId};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Barrier, Mutex, OnceLock};
+use std::sync::{Arc, Barrier, Mutex};
 use std::time::Duration;
 
 use crate::config::Executor;
 use crate::generate::Gen;
 use crate::model::{Arg, Call, Made, Out, Scope, TestCase};
 use crate::panics::{self, PanicRecord};
-use crate::subject::{ArgSlot, Description, Frame, Output, ParamKind, RecvSlot, Receiver};
+use crate::subject::{ArgSlot, Description, Frame, Output, ParamKind, Receiver, RecvSlot};
 use crate::worker::{Done, Worker};
 
 type Value = Box<dyn Any + Send + Sync>;
@@ -136,7 +136,11 @@ fn finish_call<T>(
 }
 
 /// Runs a prefix call, which may take `&mut self` and makes instances.
-pub(crate) fn call_in_prefix<T>(desc: &Description<T>, call: &Call, pool: &mut Pool<T>) -> CallOutcome {
+pub(crate) fn call_in_prefix<T>(
+    desc: &Description<T>,
+    call: &Call,
+    pool: &mut Pool<T>,
+) -> CallOutcome {
     let op = desc.op_at(call.op);
     let run = || {
         let fresh = materialize(desc, call);
@@ -246,7 +250,9 @@ pub(crate) struct SeqRun {
 impl SeqRun {
     /// True when every call ran and returned.
     pub(crate) fn all_ok(&self) -> bool {
-        self.steps.iter().all(|(_, _, o)| matches!(o, CallOutcome::Ok(_)))
+        self.steps
+            .iter()
+            .all(|(_, _, o)| matches!(o, CallOutcome::Ok(_)))
     }
 
     pub(crate) fn panic_locations(&self) -> impl Iterator<Item = &str> {
@@ -264,7 +270,12 @@ impl SeqRun {
 /// Runs the prefix, then the suffix calls in `order` (a thread id per step), then the post
 /// part. As in a concurrent run, a panic ends its own thread's calls only, and the post
 /// part runs only when no suffix call failed. A failing prefix ends the run.
-pub(crate) fn run_sequential<T>(desc: &Description<T>, test: &TestCase, order: &[usize], post: bool) -> SeqRun {
+pub(crate) fn run_sequential<T>(
+    desc: &Description<T>,
+    test: &TestCase,
+    order: &[usize],
+    post: bool,
+) -> SeqRun {
     let mut run = SeqRun::default();
     let mut pool = Pool::new(test);
     for (i, call) in test.prefix.iter().enumerate() {
@@ -279,7 +290,11 @@ pub(crate) fn run_sequential<T>(desc: &Description<T>, test: &TestCase, order: &
     let mut next = vec![0usize; n];
     let mut dead = vec![false; n];
     let mut locals: Vec<Vec<Option<Value>>> = (0..n)
-        .map(|t| (0..test.var_count(Scope::Thread(t))).map(|_| None).collect())
+        .map(|t| {
+            (0..test.var_count(Scope::Thread(t)))
+                .map(|_| None)
+                .collect()
+        })
         .collect();
     let mut clean = true;
     for &t in order {
@@ -301,7 +316,8 @@ pub(crate) fn run_sequential<T>(desc: &Description<T>, test: &TestCase, order: &
         run.steps.push((scope, k, o));
     }
     if post && clean {
-        let mut local: Vec<Option<Value>> = (0..test.var_count(Scope::Post)).map(|_| None).collect();
+        let mut local: Vec<Option<Value>> =
+            (0..test.var_count(Scope::Post)).map(|_| None).collect();
         for (k, call) in test.post.iter().enumerate() {
             let o = match panics::catch(|| materialize(desc, call)) {
                 Ok(fresh) => call_shared(desc, call, &pool, Scope::Post, &mut local, fresh),
@@ -377,203 +393,265 @@ pub(crate) enum ExecOutcome {
     Passed,
     /// The run did not get going (the prefix or an argument failed): not a finding.
     Invalid,
-    /// A call panicked; the first panic, and all panics in order.
+    /// Calls panicked: all panics, the first one first.
     Panicked(Vec<(Site, PanicRecord)>),
     /// Some threads made no progress for the timeout, twice: where each one was.
     Deadlock(Vec<Site>),
 }
 
-const DONE: usize = usize::MAX;
+/// Per thread: 0 before its first call, `k + 1` inside call `k`, `IDLE` otherwise.
+const IDLE: usize = usize::MAX;
 
-struct RunShared<T: 'static> {
+fn run_prefix<T>(desc: &Description<T>, test: &TestCase) -> Option<Pool<T>> {
+    let mut pool = Pool::new(test);
+    test.prefix
+        .iter()
+        .all(|c| matches!(call_in_prefix(desc, c, &mut pool), CallOutcome::Ok(_)))
+        .then_some(pool)
+}
+
+/// Runs thread `t`'s calls until one fails; `at` is told the call about to run.
+fn run_suffix<T>(
+    desc: &Description<T>,
+    test: &TestCase,
+    t: usize,
+    pool: &Pool<T>,
+    fresh: Vec<Vec<Option<Box<dyn Any>>>>,
+    at: &AtomicUsize,
+) -> Vec<(Site, CallOutcome)> {
+    let scope = Scope::Thread(t);
+    let mut local: Vec<Option<Value>> = (0..test.var_count(scope)).map(|_| None).collect();
+    let mut results = Vec::new();
+    for (k, (call, f)) in test.threads[t].iter().zip(fresh).enumerate() {
+        at.store(k + 1, Ordering::Release);
+        let o = call_shared(desc, call, pool, scope, &mut local, f);
+        let stop = !matches!(o, CallOutcome::Ok(_));
+        results.push((Site { scope, call: k }, o));
+        if stop {
+            break;
+        }
+    }
+    at.store(IDLE, Ordering::Release);
+    results
+}
+
+/// Runs the post part, if every suffix call returned.
+fn run_post<T>(
+    desc: &Description<T>,
+    test: &TestCase,
+    pool: &Pool<T>,
+    results: &mut Vec<(Site, CallOutcome)>,
+    at: &AtomicUsize,
+) {
+    if !results.iter().all(|(_, o)| matches!(o, CallOutcome::Ok(_))) {
+        return;
+    }
+    let mut local: Vec<Option<Value>> = (0..test.var_count(Scope::Post)).map(|_| None).collect();
+    for (k, call) in test.post.iter().enumerate() {
+        at.store(k + 1, Ordering::Release);
+        let o = match panics::catch(|| materialize(desc, call)) {
+            Ok(fresh) => call_shared(desc, call, pool, Scope::Post, &mut local, fresh),
+            Err(p) => CallOutcome::Panic(p),
+        };
+        let stop = !matches!(o, CallOutcome::Ok(_));
+        results.push((
+            Site {
+                scope: Scope::Post,
+                call: k,
+            },
+            o,
+        ));
+        if stop {
+            break;
+        }
+    }
+    at.store(IDLE, Ordering::Release);
+}
+
+fn evaluate(results: &[(Site, CallOutcome)]) -> ExecOutcome {
+    let mut panics: Vec<(Site, PanicRecord)> = results
+        .iter()
+        .filter_map(|(s, o)| match o {
+            CallOutcome::Panic(p) => Some((*s, p.clone())),
+            _ => None,
+        })
+        .collect();
+    if !panics.is_empty() {
+        panics.sort_by_key(|(_, p)| p.order);
+        ExecOutcome::Panicked(panics)
+    } else if results
+        .iter()
+        .any(|(_, o)| matches!(o, CallOutcome::Unavailable))
+    {
+        ExecOutcome::Invalid
+    } else {
+        ExecOutcome::Passed
+    }
+}
+
+/// Fresh values of all of a thread's calls, made before the start.
+fn materialize_all<T>(
+    desc: &Description<T>,
+    calls: &[Call],
+) -> Option<Vec<Vec<Option<Box<dyn Any>>>>> {
+    panics::catch(|| calls.iter().map(|c| materialize(desc, c)).collect()).ok()
+}
+
+/// Spins until `cond` holds (true) or `abort` is set (false).
+fn spin_until(abort: &AtomicBool, cond: impl Fn() -> bool) -> bool {
+    let mut spins = 0u32;
+    while !cond() {
+        if abort.load(Ordering::Relaxed) {
+            return false;
+        }
+        spins += 1;
+        if spins < SPINS_BEFORE_YIELD {
+            std::hint::spin_loop();
+        } else {
+            std::thread::yield_now();
+        }
+    }
+    true
+}
+
+/// A few microseconds of spinning: enough for peers on other cores to arrive together,
+/// short enough that a descheduled peer on a busy machine gets the core back soon.
+const SPINS_BEFORE_YIELD: u32 = 512;
+
+/// The state of a batch of executions of one test, shared by the stress workers.
+///
+/// Execution `e` goes: the leader (thread 0) runs a fresh prefix and publishes it
+/// (`published = e + 1`); every thread makes its argument values and arrives at the start
+/// barrier (`arrived` reaches `(e + 1) * n`: the counters only grow, so no reset races);
+/// each runs its calls and arrives at the end (`finished`); the last one runs the post part,
+/// evaluates the execution, and opens the next one (`evaluated = e + 1`).
+struct Batch<T: 'static> {
     desc: &'static Description<T>,
     test: Arc<TestCase>,
-    pool: OnceLock<Pool<T>>,
-    prefix_failed: AtomicBool,
-    start: Start,
-    /// Per thread: 0 before its first call, `k + 1` inside call `k`, `DONE` after.
-    progress: Vec<AtomicUsize>,
-    post_progress: AtomicUsize,
-    results: Mutex<Vec<(Site, CallOutcome)>>,
-    remaining: AtomicUsize,
+    n: usize,
+    count: usize,
+    deadline: std::time::Instant,
+    pool: Mutex<Option<Arc<Pool<T>>>>,
+    published: AtomicUsize,
+    arrived: AtomicUsize,
+    finished: AtomicUsize,
+    evaluated: AtomicUsize,
+    stop: AtomicBool,
+    /// Set by the watchdog: threads waiting for a blocked peer give up.
+    abort: AtomicBool,
+    /// The thread that runs the post part of the current execution.
+    evaluator: AtomicUsize,
+    /// Per thread, then the post part: the call in progress.
+    at: Vec<AtomicUsize>,
+    /// Grows with every call and execution: the watchdog's sign of life.
+    heartbeat: AtomicUsize,
+    results: Vec<Mutex<Vec<(Site, CallOutcome)>>>,
+    executions: AtomicUsize,
+    outcome: Mutex<Option<ExecOutcome>>,
     done: Done,
 }
 
-enum Start {
-    Spin(AtomicUsize),
-    Std(Barrier),
-}
-
-impl<T: Send + Sync + 'static> RunShared<T> {
-    fn wait_for_prefix(&self) -> Option<&Pool<T>> {
-        let mut spins = 0u32;
-        loop {
-            if let Some(p) = self.pool.get() {
-                return Some(p);
-            }
-            if self.prefix_failed.load(Ordering::Acquire) {
-                return None;
-            }
-            spins += 1;
-            if spins < 1_000 {
-                std::hint::spin_loop();
-            } else {
-                std::thread::yield_now();
-            }
-        }
-    }
-
-    fn run_prefix(&self) {
-        let mut pool = Pool::new(&self.test);
-        let ok = self
-            .test
-            .prefix
-            .iter()
-            .all(|c| matches!(call_in_prefix(self.desc, c, &mut pool), CallOutcome::Ok(_)));
-        if ok {
-            let _ = self.pool.set(pool);
-        } else {
-            self.prefix_failed.store(true, Ordering::Release);
-        }
-    }
-
-    fn arrive(&self) {
-        match &self.start {
-            Start::Spin(arrived) => {
-                let n = self.test.threads.len();
-                arrived.fetch_add(1, Ordering::AcqRel);
-                let mut spins = 0u32;
-                while arrived.load(Ordering::Acquire) < n {
-                    spins += 1;
-                    if spins < 20_000 {
-                        std::hint::spin_loop();
-                    } else {
-                        std::thread::yield_now();
-                    }
-                }
-            }
-            Start::Std(b) => {
-                b.wait();
-            }
-        }
-    }
-
-    /// The body of suffix thread `t`.
+impl<T: Send + Sync + 'static> Batch<T> {
     fn thread_body(&self, t: usize) {
-        if t == 0 && self.pool.get().is_none() && !self.prefix_failed.load(Ordering::Acquire) {
-            self.run_prefix();
-        }
-        let pool = self.wait_for_prefix();
-        let calls = &self.test.threads[t];
-        let fresh: Option<Vec<_>> = pool.and_then(|_| {
-            panics::catch(|| calls.iter().map(|c| materialize(self.desc, c)).collect()).ok()
-        });
-        self.arrive();
-        let mut results = Vec::new();
-        if let (Some(pool), Some(fresh)) = (pool, fresh) {
-            let scope = Scope::Thread(t);
-            let mut local: Vec<Option<Value>> = (0..self.test.var_count(scope)).map(|_| None).collect();
-            for (k, (call, f)) in calls.iter().zip(fresh).enumerate() {
-                self.progress[t].store(k + 1, Ordering::Release);
-                let o = call_shared(self.desc, call, pool, scope, &mut local, f);
-                let stop = !matches!(o, CallOutcome::Ok(_));
-                results.push((Site { scope, call: k }, o));
-                if stop {
-                    break;
+        for e in 0..self.count {
+            if t == 0 {
+                let pool = if self.stop.load(Ordering::Acquire)
+                    || std::time::Instant::now() >= self.deadline
+                {
+                    None
+                } else {
+                    run_prefix(self.desc, &self.test).map(Arc::new)
+                };
+                if pool.is_none() {
+                    self.stop.store(true, Ordering::Release);
                 }
+                *self.pool.lock().unwrap_or_else(|p| p.into_inner()) = pool;
+                self.published.store(e + 1, Ordering::Release);
+            } else if !spin_until(&self.abort, || self.published.load(Ordering::Acquire) > e) {
+                return;
             }
-        }
-        self.progress[t].store(DONE, Ordering::Release);
-        self.results.lock().unwrap_or_else(|e| e.into_inner()).extend(results);
-        if self.remaining.fetch_sub(1, Ordering::AcqRel) == 1 {
-            self.run_post();
-            self.done.finish();
-        }
-    }
-
-    fn run_post(&self) {
-        let Some(pool) = self.pool.get() else { return };
-        let clean = self
-            .results
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .iter()
-            .all(|(_, o)| matches!(o, CallOutcome::Ok(_)));
-        if !clean {
-            return;
-        }
-        let mut local: Vec<Option<Value>> = (0..self.test.var_count(Scope::Post)).map(|_| None).collect();
-        for (k, call) in self.test.post.iter().enumerate() {
-            self.post_progress.store(k + 1, Ordering::Release);
-            let o = match panics::catch(|| materialize(self.desc, call)) {
-                Ok(fresh) => call_shared(self.desc, call, pool, Scope::Post, &mut local, fresh),
-                Err(p) => CallOutcome::Panic(p),
-            };
-            let stop = !matches!(o, CallOutcome::Ok(_));
-            self.results
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .push((Site { scope: Scope::Post, call: k }, o));
-            if stop {
+            if self.stop.load(Ordering::Acquire) {
                 break;
             }
-        }
-        self.post_progress.store(DONE, Ordering::Release);
-    }
-
-    fn progress_sum(&self) -> usize {
-        self.progress
-            .iter()
-            .chain(std::iter::once(&self.post_progress))
-            .map(|p| p.load(Ordering::Acquire))
-            .fold(0usize, usize::wrapping_add)
-    }
-
-    fn outcome(&self, finished: bool) -> ExecOutcome {
-        if !finished {
-            let mut stuck = Vec::new();
-            for (t, p) in self.progress.iter().enumerate() {
-                let p = p.load(Ordering::Acquire);
-                if p != DONE && p > 0 {
-                    stuck.push(Site {
+            let pool = self.pool.lock().unwrap_or_else(|p| p.into_inner()).clone();
+            let Some(pool) = pool else { break };
+            let fresh = materialize_all(self.desc, &self.test.threads[t]);
+            self.arrived.fetch_add(1, Ordering::AcqRel);
+            if !spin_until(&self.abort, || {
+                self.arrived.load(Ordering::Acquire) >= (e + 1) * self.n
+            }) {
+                return;
+            }
+            let results = match fresh {
+                Some(f) => run_suffix(self.desc, &self.test, t, &pool, f, &self.at[t]),
+                None => vec![(
+                    Site {
                         scope: Scope::Thread(t),
-                        call: p - 1,
+                        call: 0,
+                    },
+                    CallOutcome::Unavailable,
+                )],
+            };
+            self.heartbeat.fetch_add(1, Ordering::Relaxed);
+            self.results[t]
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .extend(results);
+            if self.finished.fetch_add(1, Ordering::AcqRel) + 1 == (e + 1) * self.n {
+                self.evaluator.store(t, Ordering::Release);
+                self.evaluate(&pool);
+                self.evaluated.store(e + 1, Ordering::Release);
+            } else if !spin_until(&self.abort, || self.evaluated.load(Ordering::Acquire) > e) {
+                return;
+            }
+            drop(pool);
+        }
+        self.done.finish();
+    }
+
+    fn evaluate(&self, pool: &Pool<T>) {
+        let mut all = Vec::new();
+        for r in &self.results {
+            all.append(&mut r.lock().unwrap_or_else(|p| p.into_inner()));
+        }
+        run_post(self.desc, &self.test, pool, &mut all, &self.at[self.n]);
+        self.executions.fetch_add(1, Ordering::Relaxed);
+        let outcome = evaluate(&all);
+        if !matches!(outcome, ExecOutcome::Passed) {
+            self.stop.store(true, Ordering::Release);
+            *self.outcome.lock().unwrap_or_else(|p| p.into_inner()) = Some(outcome);
+        }
+    }
+
+    fn stuck(&self) -> Vec<Site> {
+        let mut stuck: Vec<Site> = (0..self.n)
+            .filter_map(|t| match self.at[t].load(Ordering::Acquire) {
+                IDLE | 0 => None,
+                k => Some(Site {
+                    scope: Scope::Thread(t),
+                    call: k - 1,
+                }),
+            })
+            .collect();
+        if stuck.is_empty() {
+            if let k @ 1.. = self.at[self.n].load(Ordering::Acquire) {
+                if k != IDLE {
+                    stuck.push(Site {
+                        scope: Scope::Post,
+                        call: k - 1,
                     });
                 }
             }
-            let pp = self.post_progress.load(Ordering::Acquire);
-            if stuck.is_empty() && pp != DONE && pp > 0 {
-                stuck.push(Site {
-                    scope: Scope::Post,
-                    call: pp - 1,
-                });
-            }
-            return if stuck.is_empty() {
-                ExecOutcome::Invalid
-            } else {
-                ExecOutcome::Deadlock(stuck)
-            };
         }
-        if self.pool.get().is_none() {
-            return ExecOutcome::Invalid;
-        }
-        let results = self.results.lock().unwrap_or_else(|e| e.into_inner());
-        let mut panics: Vec<(Site, PanicRecord)> = results
-            .iter()
-            .filter_map(|(s, o)| match o {
-                CallOutcome::Panic(p) => Some((*s, p.clone())),
-                _ => None,
-            })
-            .collect();
-        if !panics.is_empty() {
-            panics.sort_by_key(|(_, p)| p.order);
-            return ExecOutcome::Panicked(panics);
-        }
-        if results.iter().any(|(_, o)| matches!(o, CallOutcome::Unavailable)) {
-            return ExecOutcome::Invalid;
-        }
-        ExecOutcome::Passed
+        stuck
     }
+}
+
+/// What a batch of executions came to.
+pub(crate) struct BatchOutcome {
+    pub(crate) executions: usize,
+    /// The first execution that did not pass, if any (then the batch stopped there).
+    pub(crate) outcome: ExecOutcome,
 }
 
 /// Runs tests concurrently, many times each.
@@ -583,10 +661,6 @@ pub(crate) struct ConcRunner {
 }
 
 impl ConcRunner {
-    pub(crate) fn abandoned(&self) -> usize {
-        self.workers.iter().map(|w| w.abandoned).sum()
-    }
-
     pub(crate) fn new(executor: Executor) -> Self {
         ConcRunner {
             executor,
@@ -594,66 +668,216 @@ impl ConcRunner {
         }
     }
 
-    /// One execution of `test`: a fresh prefix, then the suffixes at once, then the post part.
-    pub(crate) fn execute<T: Send + Sync + 'static>(
+    pub(crate) fn abandoned(&self) -> usize {
+        self.workers.iter().map(|w| w.abandoned).sum()
+    }
+
+    /// Up to `count` executions of `test`, each on a fresh prefix, stopping at the first
+    /// that fails (or is invalid) or at the deadline.
+    pub(crate) fn run_batch<T: Send + Sync + 'static>(
         &mut self,
         desc: &'static Description<T>,
         test: &Arc<TestCase>,
+        count: usize,
         timeout: Duration,
-    ) -> ExecOutcome {
+        deadline: std::time::Instant,
+    ) -> BatchOutcome {
+        match self.executor {
+            Executor::Paper => self.paper_batch(desc, test, count, timeout, deadline),
+            _ => self.stress_batch(desc, test, count, timeout, deadline),
+        }
+    }
+
+    fn stress_batch<T: Send + Sync + 'static>(
+        &mut self,
+        desc: &'static Description<T>,
+        test: &Arc<TestCase>,
+        count: usize,
+        timeout: Duration,
+        deadline: std::time::Instant,
+    ) -> BatchOutcome {
         let n = test.threads.len();
-        let shared = Arc::new(RunShared {
+        let batch = Arc::new(Batch {
             desc,
             test: test.clone(),
-            pool: OnceLock::new(),
-            prefix_failed: AtomicBool::new(false),
-            start: match self.executor {
-                Executor::Paper => Start::Std(Barrier::new(n)),
-                _ => Start::Spin(AtomicUsize::new(0)),
-            },
-            progress: (0..n).map(|_| AtomicUsize::new(0)).collect(),
-            post_progress: AtomicUsize::new(0),
-            results: Mutex::new(Vec::new()),
-            remaining: AtomicUsize::new(n),
-            done: Done::new(1),
+            n,
+            count,
+            deadline,
+            pool: Mutex::new(None),
+            published: AtomicUsize::new(0),
+            arrived: AtomicUsize::new(0),
+            finished: AtomicUsize::new(0),
+            evaluated: AtomicUsize::new(0),
+            stop: AtomicBool::new(false),
+            abort: AtomicBool::new(false),
+            evaluator: AtomicUsize::new(0),
+            at: (0..=n).map(|_| AtomicUsize::new(IDLE)).collect(),
+            heartbeat: AtomicUsize::new(0),
+            results: (0..n).map(|_| Mutex::new(Vec::new())).collect(),
+            executions: AtomicUsize::new(0),
+            outcome: Mutex::new(None),
+            done: Done::new(n),
         });
-        match self.executor {
-            Executor::Paper => {
-                shared.run_prefix();
-                for t in 0..n {
-                    let s = shared.clone();
-                    std::thread::Builder::new()
-                        .name(format!("threadsafe-paper-{t}"))
-                        .spawn(move || {
-                            panics::capture_on_this_thread();
-                            s.thread_body(t)
-                        })
-                        .expect("spawn a suffix thread");
-                }
-            }
-            _ => {
-                while self.workers.len() < n {
-                    let name = format!("threadsafe-suffix-{}", self.workers.len());
-                    self.workers.push(Worker::spawn(&name));
-                }
-                for t in 0..n {
-                    let s = shared.clone();
-                    self.workers[t].start(Box::new(move || s.thread_body(t)));
-                }
-            }
+        while self.workers.len() < n {
+            let name = format!("threadsafe-suffix-{}", self.workers.len());
+            self.workers.push(Worker::spawn(&name));
         }
-        let finished = shared.done.wait(timeout, || shared.progress_sum());
-        let outcome = shared.outcome(finished);
-        if !finished && self.executor != Executor::Paper {
-            // A blocked worker cannot be freed: leave it and start a new one. A hang in the
-            // post part is on whichever worker finished last, so all are replaced then.
-            let post_hung = matches!(&outcome, ExecOutcome::Deadlock(s) if s.iter().any(|s| s.scope == Scope::Post));
+        for t in 0..n {
+            let b = batch.clone();
+            self.workers[t].start(Box::new(move || b.thread_body(t)));
+        }
+        let progress = || {
+            batch.heartbeat.load(Ordering::Acquire)
+                ^ batch
+                    .at
+                    .iter()
+                    .map(|a| a.load(Ordering::Acquire))
+                    .fold(0, usize::wrapping_add)
+        };
+        // A batch is long; what must not pass quietly is `timeout` without any progress.
+        let finished = batch.done.wait(timeout, progress);
+        let executions = batch.executions.load(Ordering::Acquire);
+        if !finished {
+            batch.abort.store(true, Ordering::Release);
+            let stuck = batch.stuck();
+            let evaluator = batch.evaluator.load(Ordering::Acquire);
             for (t, w) in self.workers[..n].iter_mut().enumerate() {
-                if post_hung || shared.progress[t].load(Ordering::Acquire) != DONE {
+                // A blocked worker cannot be freed: leave it and start a new one. The
+                // others see `abort` and return.
+                let in_post = stuck.iter().any(|s| s.scope == Scope::Post) && t == evaluator;
+                if in_post || batch.at[t].load(Ordering::Acquire) != IDLE {
                     w.abandon();
                 }
             }
+            let outcome = if stuck.is_empty() {
+                ExecOutcome::Invalid
+            } else {
+                ExecOutcome::Deadlock(stuck)
+            };
+            return BatchOutcome {
+                executions: executions + 1,
+                outcome,
+            };
         }
-        outcome
+        let outcome = batch
+            .outcome
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take()
+            .unwrap_or(ExecOutcome::Passed);
+        BatchOutcome {
+            executions,
+            outcome,
+        }
+    }
+
+    /// The original tool's way: per execution, the prefix on this thread, then a new thread
+    /// per suffix, started with `std::sync::Barrier`.
+    fn paper_batch<T: Send + Sync + 'static>(
+        &mut self,
+        desc: &'static Description<T>,
+        test: &Arc<TestCase>,
+        count: usize,
+        timeout: Duration,
+        deadline: std::time::Instant,
+    ) -> BatchOutcome {
+        let n = test.threads.len();
+        for e in 0..count {
+            if std::time::Instant::now() >= deadline {
+                return BatchOutcome {
+                    executions: e,
+                    outcome: ExecOutcome::Passed,
+                };
+            }
+            let outcome = self.paper_execution(desc, test, n, timeout);
+            if !matches!(outcome, ExecOutcome::Passed) {
+                return BatchOutcome {
+                    executions: e + 1,
+                    outcome,
+                };
+            }
+        }
+        BatchOutcome {
+            executions: count,
+            outcome: ExecOutcome::Passed,
+        }
+    }
+
+    fn paper_execution<T: Send + Sync + 'static>(
+        &mut self,
+        desc: &'static Description<T>,
+        test: &Arc<TestCase>,
+        n: usize,
+        timeout: Duration,
+    ) -> ExecOutcome {
+        let Some(pool) = panics::catch(|| run_prefix(desc, test)).ok().flatten() else {
+            return ExecOutcome::Invalid;
+        };
+        struct Run<T: 'static> {
+            pool: Pool<T>,
+            barrier: Barrier,
+            at: Vec<AtomicUsize>,
+            results: Mutex<Vec<(Site, CallOutcome)>>,
+            done: Done,
+        }
+        let run = Arc::new(Run {
+            pool,
+            barrier: Barrier::new(n),
+            at: (0..n).map(|_| AtomicUsize::new(IDLE)).collect(),
+            results: Mutex::new(Vec::new()),
+            done: Done::new(n),
+        });
+        for t in 0..n {
+            let (run, test) = (run.clone(), test.clone());
+            std::thread::Builder::new()
+                .name(format!("threadsafe-paper-{t}"))
+                .spawn(move || {
+                    panics::capture_on_this_thread();
+                    let fresh = materialize_all(desc, &test.threads[t]);
+                    run.barrier.wait();
+                    let r = match fresh {
+                        Some(f) => run_suffix(desc, &test, t, &run.pool, f, &run.at[t]),
+                        None => vec![(
+                            Site {
+                                scope: Scope::Thread(t),
+                                call: 0,
+                            },
+                            CallOutcome::Unavailable,
+                        )],
+                    };
+                    run.results
+                        .lock()
+                        .unwrap_or_else(|p| p.into_inner())
+                        .extend(r);
+                    run.done.finish();
+                })
+                .expect("spawn a suffix thread");
+        }
+        let progress = || {
+            run.at
+                .iter()
+                .map(|a| a.load(Ordering::Acquire))
+                .fold(0, usize::wrapping_add)
+        };
+        if !run.done.wait(timeout, progress) {
+            let stuck: Vec<Site> = (0..n)
+                .filter_map(|t| match run.at[t].load(Ordering::Acquire) {
+                    IDLE | 0 => None,
+                    k => Some(Site {
+                        scope: Scope::Thread(t),
+                        call: k - 1,
+                    }),
+                })
+                .collect();
+            return if stuck.is_empty() {
+                ExecOutcome::Invalid
+            } else {
+                ExecOutcome::Deadlock(stuck)
+            };
+        }
+        let mut all = std::mem::take(&mut *run.results.lock().unwrap_or_else(|p| p.into_inner()));
+        let post_at = AtomicUsize::new(IDLE);
+        run_post(desc, test, &run.pool, &mut all, &post_at);
+        evaluate(&all)
     }
 }

@@ -210,7 +210,8 @@ impl Generate for char {
 
 impl Generate for String {
     fn generate(g: &mut Gen) -> Self {
-        g.pick(&["", "a", "b", "ab", "abc", "hello world", "é"]).to_string()
+        g.pick(&["", "a", "b", "ab", "abc", "hello world", "é"])
+            .to_string()
     }
     fn to_code(&self) -> String {
         format!("String::from({self:?})")
@@ -401,7 +402,11 @@ pub(crate) fn render_construct<A: Subject>(g: &mut Gen) -> Option<String> {
         })
         .collect();
     g.depth -= 1;
-    Some(format!("{}({})", assoc_path(d.name, op.name), args?.join(", ")))
+    Some(format!(
+        "{}({})",
+        assoc_path(d.name, op.name),
+        args?.join(", ")
+    ))
 }
 
 #[cfg(test)]
@@ -445,6 +450,9 @@ mod tests {
     #[test]
     fn assoc_path_quotes_generic_types() {
         assert_eq!(assoc_path("Foo", "new"), "Foo::new");
-        assert_eq!(assoc_path("Cache<String, u32>", "new"), "<Cache<String, u32>>::new");
+        assert_eq!(
+            assoc_path("Cache<String, u32>", "new"),
+            "<Cache<String, u32>>::new"
+        );
     }
 }

@@ -111,19 +111,28 @@ impl<'c, T: Send + Sync + 'static> Generator<'c, T> {
             prefixes: Vec::new(),
             ready: Vec::new(),
             hung,
-            seq_timeout: config.deadlock_timeout.unwrap_or(crate::check::TIMEOUT_FLOOR),
+            seq_timeout: config
+                .deadlock_timeout
+                .unwrap_or(crate::check::TIMEOUT_FLOOR),
             cannot_instantiate: None,
         }
     }
 
     /// The next test of this round, `None` when the round is over (or the deadline passed).
-    pub(crate) fn next_test(&mut self, runner: &mut SeqRunner, deadline: Instant) -> Option<ReadyTest> {
+    pub(crate) fn next_test(
+        &mut self,
+        runner: &mut SeqRunner,
+        deadline: Instant,
+    ) -> Option<ReadyTest> {
         loop {
             if !self.ready.is_empty() {
                 let i = self.rng.gen_range(0..self.ready.len());
                 return Some(self.ready.swap_remove(i));
             }
-            if self.suffix_tries_left == 0 || Instant::now() >= deadline || self.cannot_instantiate.is_some() {
+            if self.suffix_tries_left == 0
+                || Instant::now() >= deadline
+                || self.cannot_instantiate.is_some()
+            {
                 return None;
             }
             self.suffix_tries_left -= 1;
@@ -180,7 +189,12 @@ impl<'c, T: Send + Sync + 'static> Generator<'c, T> {
         }
         for _ in 0..self.config.state_changer_tries {
             let methods: Vec<usize> = (0..self.desc.methods.len()).collect();
-            if let Some(call) = self.call_cut(&methods, prefix.instances, Scope::Prefix, &prefix.vars.clone()) {
+            if let Some(call) = self.call_cut(
+                &methods,
+                prefix.instances,
+                Scope::Prefix,
+                &prefix.vars.clone(),
+            ) {
                 self.try_append_prefix(&mut prefix, call, runner);
             }
         }
@@ -193,8 +207,13 @@ impl<'c, T: Send + Sync + 'static> Generator<'c, T> {
             let Some(&c) = pick(&mut self.rng, &ctors) else {
                 return false;
             };
-            let Some(args) = self.args_for(OpId::Ctor(c), None, prefix.instances, Scope::Prefix, &prefix.vars)
-            else {
+            let Some(args) = self.args_for(
+                OpId::Ctor(c),
+                None,
+                prefix.instances,
+                Scope::Prefix,
+                &prefix.vars,
+            ) else {
                 continue;
             };
             let call = Call {
@@ -211,7 +230,12 @@ impl<'c, T: Send + Sync + 'static> Generator<'c, T> {
     }
 
     /// Appends `call` to the prefix if the prefix still runs; records what it made.
-    fn try_append_prefix(&mut self, prefix: &mut Prefix, mut call: Call, runner: &mut SeqRunner) -> bool {
+    fn try_append_prefix(
+        &mut self,
+        prefix: &mut Prefix,
+        mut call: Call,
+        runner: &mut SeqRunner,
+    ) -> bool {
         let mut calls = prefix.calls.clone();
         calls.push(call.clone());
         let test = TestCase {
@@ -228,7 +252,11 @@ impl<'c, T: Send + Sync + 'static> Generator<'c, T> {
                 prefix.instances += 1;
             }
             Produced::Value(ty) => {
-                let index = prefix.calls.iter().filter(|c| matches!(c.out, Out::Var(_))).count();
+                let index = prefix
+                    .calls
+                    .iter()
+                    .filter(|c| matches!(c.out, Out::Var(_)))
+                    .count();
                 call.out = Out::Var(index);
                 prefix.vars.0.push((
                     VarRef {
@@ -245,12 +273,23 @@ impl<'c, T: Send + Sync + 'static> Generator<'c, T> {
     }
 
     /// Runs `test` sequentially; the produced output of its last call if every call ran.
-    fn validate(&mut self, test: &TestCase, last: &Call, runner: &mut SeqRunner) -> Option<Produced> {
+    fn validate(
+        &mut self,
+        test: &TestCase,
+        last: &Call,
+        runner: &mut SeqRunner,
+    ) -> Option<Produced> {
         if self.hung.contains(&shape(last)) {
             return None;
         }
         let order = serial_order(test);
-        match runner.run(self.desc, Arc::new(test.clone()), order, true, self.seq_timeout) {
+        match runner.run(
+            self.desc,
+            Arc::new(test.clone()),
+            order,
+            true,
+            self.seq_timeout,
+        ) {
             None => {
                 self.hung.insert(shape(last));
                 None
@@ -286,7 +325,10 @@ impl<'c, T: Send + Sync + 'static> Generator<'c, T> {
                 continue;
             };
             if let Produced::Value(ty) = produced {
-                let index = suffix.iter().filter(|c| matches!(c.out, Out::Var(_))).count();
+                let index = suffix
+                    .iter()
+                    .filter(|c| matches!(c.out, Out::Var(_)))
+                    .count();
                 call.out = Out::Var(index);
                 vars.0.push((VarRef { scope, index }, ty));
             }
@@ -327,17 +369,29 @@ impl<'c, T: Send + Sync + 'static> Generator<'c, T> {
     }
 
     /// Tries to append `post_calls` calls after the threads; measures the sequential run.
-    fn with_post(&mut self, p: usize, mut test: TestCase, runner: &mut SeqRunner) -> Option<ReadyTest> {
+    fn with_post(
+        &mut self,
+        p: usize,
+        mut test: TestCase,
+        runner: &mut SeqRunner,
+    ) -> Option<ReadyTest> {
         let concurrent: Vec<usize> = (0..self.desc.methods.len())
             .filter(|&m| self.desc.methods[m].receiver.is_concurrent())
             .collect();
         let order = serial_order(&test);
-        let (base, mut seq_time) =
-            runner.run(self.desc, Arc::new(test.clone()), order.clone(), true, self.seq_timeout)?;
+        let (base, mut seq_time) = runner.run(
+            self.desc,
+            Arc::new(test.clone()),
+            order.clone(),
+            true,
+            self.seq_timeout,
+        )?;
         if base.all_ok() {
             let mut vars = self.prefixes[p].vars.clone();
             for _ in 0..self.config.post_calls {
-                let Some(mut call) = self.call_cut(&concurrent, self.prefixes[p].instances, Scope::Post, &vars) else {
+                let Some(mut call) =
+                    self.call_cut(&concurrent, self.prefixes[p].instances, Scope::Post, &vars)
+                else {
                     continue;
                 };
                 let mut candidate = test.clone();
@@ -345,7 +399,13 @@ impl<'c, T: Send + Sync + 'static> Generator<'c, T> {
                 if self.hung.contains(&shape(&call)) {
                     continue;
                 }
-                match runner.run(self.desc, Arc::new(candidate.clone()), order.clone(), true, self.seq_timeout) {
+                match runner.run(
+                    self.desc,
+                    Arc::new(candidate.clone()),
+                    order.clone(),
+                    true,
+                    self.seq_timeout,
+                ) {
                     Some((run, t)) if run.all_ok() => {
                         if let Some(CallOutcome::Ok(Produced::Value(ty))) = run.last() {
                             let index = test.var_count(Scope::Post);
@@ -376,7 +436,13 @@ impl<'c, T: Send + Sync + 'static> Generator<'c, T> {
 
     /// The callCUT task: a random method among `methods`, a receiver from the pool, and
     /// arguments from the parameter task.
-    fn call_cut(&mut self, methods: &[usize], instances: usize, scope: Scope, vars: &VarTypes) -> Option<Call> {
+    fn call_cut(
+        &mut self,
+        methods: &[usize],
+        instances: usize,
+        scope: Scope,
+        vars: &VarTypes,
+    ) -> Option<Call> {
         if instances == 0 {
             return None;
         }
@@ -408,12 +474,12 @@ impl<'c, T: Send + Sync + 'static> Generator<'c, T> {
         for p in &op_ref.params {
             args.push(match &p.kind {
                 ParamKind::Instance(_) => {
-                    let choices: Vec<usize> = (0..instances).filter(|&i| !(exclusive && Some(i) == receiver)).collect();
+                    let choices: Vec<usize> = (0..instances)
+                        .filter(|&i| !(exclusive && Some(i) == receiver))
+                        .collect();
                     Arg::Instance(*pick(&mut self.rng, &choices)?)
                 }
-                ParamKind::Value {
-                    type_id, clone, ..
-                } => {
+                ParamKind::Value { type_id, clone, .. } => {
                     let reusable = if clone.is_some() {
                         vars.matching(*type_id, |s| s == Scope::Prefix || s == scope)
                     } else {

@@ -1,6 +1,100 @@
-//! threadsafe: finds thread-safety bugs in `Sync` types with no input but the type.
+//! Finds thread-safety bugs in `Sync` types with no input but the type.
 //!
-//! (Crate tutorial: see README; filled in below.)
+//! Write `#[thread_safe]` on an impl block and run `cargo test`. The generated test builds an
+//! instance, shares it between threads, calls its `&self` methods concurrently, and fails
+//! only on a real bug: a panic or a deadlock that no sequential order of the same calls
+//! produces. The failure message is a ready-to-paste Rust test that reproduces it.
+//!
+//! The approach is that of Pradel & Gross, "Fully automatic and precise detection of thread
+//! safety violations" (PLDI 2012): random, feedback-directed generation of concurrent tests
+//! (a prefix that builds the instance, then suffixes run on threads at once), and an oracle
+//! that reports a failing concurrent run only if no *linearization* (an order of the same
+//! calls, one thread at a time) fails the same way.
+//!
+//! # Tutorial
+//!
+//! ```
+//! use std::sync::Mutex;
+//! use threadsafe_rt::thread_safe;
+//!
+//! /// A stack whose `pop_or_zero` checks emptiness and pops in two lock sections.
+//! pub struct Stack(Mutex<Vec<u32>>);
+//!
+//! #[thread_safe(test = false)] // the doc example calls the check itself
+//! impl Stack {
+//!     pub fn new() -> Self {
+//!         Stack(Mutex::new(Vec::new()))
+//!     }
+//!     pub fn push(&self, v: u32) {
+//!         self.0.lock().unwrap().push(v);
+//!     }
+//!     pub fn pop_or_zero(&self) -> u32 {
+//!         if self.0.lock().unwrap().is_empty() {
+//!             return 0;
+//!         }
+//!         // Another thread may pop between the two lock sections.
+//!         self.0.lock().unwrap().pop().expect("checked non-empty")
+//!     }
+//! }
+//!
+//! let mut config = threadsafe_rt::Config::default();
+//! config.budget = std::time::Duration::from_secs(20);
+//! let report = threadsafe_rt::check::<Stack>(&config);
+//! let violation = report.violation().expect("the race is found");
+//! assert!(violation.failure.to_string().contains("checked non-empty"));
+//! assert!(violation.reproducer.contains("std::thread::scope"));
+//! ```
+//!
+//! In a real crate you write only the attribute; `#[thread_safe]` adds a
+//! `#[test] fn thread_safe_stack()` that runs the same check and panics with the report.
+//!
+//! What the generator calls:
+//! - *constructors*: associated functions returning `Self`, `Option<Self>`,
+//!   `Result<Self, E>` or `Arc<Self>`;
+//! - `&self`, `self: &Arc<Self>` and `self: Arc<Self>` methods, concurrently;
+//! - `&mut self` methods, in the prefix only (before the instance is shared).
+//!
+//! Arguments are generated from small pools with edge values (see [`Generate`]); `&Self`
+//! and `Arc<Self>` arguments get an instance of the pool, often the shared instance itself
+//! (`sb.insert(0, &sb)`), or a second one (which is how lock-order deadlocks between two
+//! instances show up). Methods it cannot call (generic, `unsafe`, `self` by value, an
+//! argument type without a generator, or marked `#[thread_safe(skip)]`) are listed in the
+//! report with the reason.
+//!
+//! # Knobs
+//!
+//! Attribute arguments, all optional: `prefixes` (25), `suffixes` (500),
+//! `state_changer_tries` (5), `cut_call_tries` (2), `conc_execs` (100), `threads` (2, up
+//! to 4), `post_calls` (1), `seed` (0), `budget` (`"1s"`), `deadlock_timeout` (derived),
+//! `executor` (`"stress"` or `"paper"`), `instantiate` (for generic impls, e.g.
+//! `instantiate = "Cache<String, u32>"`), `test = false`, `crate = "path"`. See [`Config`].
+//!
+//! At run time, `THREADSAFE_SEED` (a `u64`, or `random`) and `THREADSAFE_BUDGET` (`500ms`,
+//! `30s`, `10m`) override the attribute: a long hunt is one variable away,
+//! `THREADSAFE_BUDGET=10m cargo test thread_safe_`.
+//!
+//! # Debugging a failure
+//!
+//! The report gives the verdict, the failure (panic message and `file:line:col`, or for a
+//! deadlock the method each blocked thread was in), how many sequential orders the oracle
+//! ran, the seed, how many tests and executions it took, and a `#[test]` that re-creates
+//! the prefix and runs the suffixes on `std::thread::scope` threads. Paste that test next to
+//! the type. The race needs an unlucky schedule, so the reproducer repeats the scenario;
+//! a deadlock reproducer hangs when it hits.
+//!
+//! - The same seed generates the same tests: `THREADSAFE_SEED=<seed>` replays the
+//!   generation; which execution hits the race is up to the OS scheduler.
+//! - A deadlock under std locks cannot be broken: the blocked worker threads are left
+//!   behind (the report counts them) and the check goes on with new ones.
+//! - The oracle assumes sequential determinism: methods that depend on the clock or on
+//!   global state changed by other tests can make it report what is not a thread-safety
+//!   bug. Exclude them with `#[thread_safe(skip)]`.
+//!
+//! # Running the check from code
+//!
+//! The attribute always implements [`Subject`], so [`check`] works from benches, examples
+//! and other crates, with a [`Config`] of your choosing; [`generated_tests`] shows the tests
+//! the generator makes for a seed.
 #![deny(missing_docs)]
 
 mod check;
@@ -24,11 +118,11 @@ pub use threadsafe_derive::thread_safe;
 /// Used by the code `#[thread_safe]` expands to; not a public API.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::check::run_test;
     pub use crate::subject::{
         CloneNo, CloneYes, Description, Frame, InstancePass, Op, Param, Pass, Probe, Receiver,
         Stash, StashDrop, StashKeep, Unavailable, ViaGenerate, ViaNothing, ViaSubject,
     };
-    pub use crate::check::run_test;
     pub use static_assertions;
 
     /// Implemented for every `Send + Sync` type; the expansion asserts it of the type under

@@ -76,11 +76,12 @@ pub(crate) fn catch<R>(f: impl FnOnce() -> R) -> Result<R, PanicRecord> {
     let result = panic::catch_unwind(AssertUnwindSafe(f));
     CAPTURE.with(|c| c.set(was));
     result.map_err(|payload| {
-        LAST.with(|l| l.borrow_mut().take()).unwrap_or_else(|| PanicRecord {
-            location: "<unknown>".to_string(),
-            message: payload_message(&*payload),
-            order: ORDER.fetch_add(1, Ordering::SeqCst),
-        })
+        LAST.with(|l| l.borrow_mut().take())
+            .unwrap_or_else(|| PanicRecord {
+                location: "<unknown>".to_string(),
+                message: payload_message(&*payload),
+                order: ORDER.fetch_add(1, Ordering::SeqCst),
+            })
     })
 }
 
@@ -93,7 +94,11 @@ mod tests {
         let line = line!() + 1;
         let r = catch(|| panic!("boom {}", 7)).unwrap_err();
         assert_eq!(r.message, "boom 7");
-        assert!(r.location.starts_with(&format!("{}:{line}:", file!())), "{}", r.location);
+        assert!(
+            r.location.starts_with(&format!("{}:{line}:", file!())),
+            "{}",
+            r.location
+        );
         assert_eq!(catch(|| 5), Ok(5));
     }
 

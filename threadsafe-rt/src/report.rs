@@ -102,7 +102,10 @@ impl fmt::Display for Failure {
                 method,
                 location,
                 message,
-            } => write!(f, "panic in {thread}, in `{method}`, at {location}: {message}"),
+            } => write!(
+                f,
+                "panic in {thread}, in `{method}`, at {location}: {message}"
+            ),
             Failure::Deadlock { blocked } => write!(f, "deadlock: {}", blocked.join("; ")),
         }
     }
@@ -121,7 +124,11 @@ impl fmt::Display for Report {
                     "  oracle:  none of the {} sequential orders of the same calls fails this way",
                     v.linearizations
                 )?;
-                writeln!(f, "  seed:    {} (set THREADSAFE_SEED={} to generate the same tests)", self.seed, self.seed)?;
+                writeln!(
+                    f,
+                    "  seed:    {} (set THREADSAFE_SEED={} to generate the same tests)",
+                    self.seed, self.seed
+                )?;
                 writeln!(
                     f,
                     "  found:   after {} tests, {} executions, {:.3} s",
@@ -155,7 +162,10 @@ impl fmt::Display for Report {
             )?;
         }
         if let Verdict::Violation(v) = &self.verdict {
-            writeln!(f, "\nReproducer (paste it into a test module that sees `{name}`):\n")?;
+            writeln!(
+                f,
+                "\nReproducer (paste it into a test module that sees `{name}`):\n"
+            )?;
             writeln!(f, "{}", v.reproducer)?;
         }
         Ok(())
@@ -242,9 +252,15 @@ impl<'d, T> Writer<'d, T> {
                     format!("std::sync::Arc::clone(&{})", instance_name(*i))
                 }
                 (Arg::Instance(i), _) => format!("&{}", instance_name(*i)),
-                (Arg::Fresh(seed), ParamKind::Value { strategy: Some(s), pass, .. }) => {
-                    (s.render)(&mut Gen::from_seed(*seed), *pass).unwrap_or_else(|| "todo!()".to_string())
-                }
+                (
+                    Arg::Fresh(seed),
+                    ParamKind::Value {
+                        strategy: Some(s),
+                        pass,
+                        ..
+                    },
+                ) => (s.render)(&mut Gen::from_seed(*seed), *pass)
+                    .unwrap_or_else(|| "todo!()".to_string()),
                 (Arg::Var(v), ParamKind::Value { pass, .. }) => match pass {
                     Pass::Owned => format!("{}.clone()", var_name(*v)),
                     Pass::Ref | Pass::Deref => format!("&{}", var_name(*v)),
@@ -277,7 +293,11 @@ impl<'d, T> Writer<'d, T> {
                 op.name
             ),
             (Receiver::Arc, Some(r)) => {
-                format!("std::sync::Arc::clone(&{}).{}({args})", instance_name(r), op.name)
+                format!(
+                    "std::sync::Arc::clone(&{}).{}({args})",
+                    instance_name(r),
+                    op.name
+                )
             }
             (_, Some(r)) => format!("{}.{}({args})", instance_name(r), op.name),
         }
@@ -383,7 +403,12 @@ pub(crate) fn snake(name: &str) -> String {
 }
 
 /// The method a call site names, for failure messages.
-pub(crate) fn method_at<T>(desc: &Description<T>, test: &TestCase, scope: Scope, call: usize) -> String {
+pub(crate) fn method_at<T>(
+    desc: &Description<T>,
+    test: &TestCase,
+    scope: Scope,
+    call: usize,
+) -> String {
     test.calls(scope)
         .get(call)
         .map(|c| match c.op {

@@ -165,7 +165,12 @@ pub type CallFn<T> = fn(&mut Frame<'_, T>) -> Result<(), Unavailable>;
 
 impl<T> Op<T> {
     #[doc(hidden)]
-    pub fn new(name: &'static str, receiver: Receiver, params: Vec<Param>, call: CallFn<T>) -> Self {
+    pub fn new(
+        name: &'static str,
+        receiver: Receiver,
+        params: Vec<Param>,
+        call: CallFn<T>,
+    ) -> Self {
         Op {
             name,
             receiver,
@@ -491,7 +496,10 @@ impl<'a, T> Frame<'a, T> {
     #[doc(hidden)]
     pub fn take<A: 'static>(&mut self, i: usize) -> Result<A, Unavailable> {
         match self.args.get_mut(i).and_then(Option::take) {
-            Some(ArgSlot::Value(b)) => b.downcast::<A>().map(|b| *b).map_err(|_| Unavailable::Argument),
+            Some(ArgSlot::Value(b)) => b
+                .downcast::<A>()
+                .map(|b| *b)
+                .map_err(|_| Unavailable::Argument),
             _ => Err(Unavailable::Argument),
         }
     }

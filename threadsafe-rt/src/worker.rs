@@ -80,7 +80,11 @@ impl Worker {
 
     /// Gives up on the current job: the thread is left to its fate, a new one takes over.
     pub(crate) fn abandon(&mut self) {
-        let name = self.thread.name().unwrap_or("threadsafe-worker").to_string();
+        let name = self
+            .thread
+            .name()
+            .unwrap_or("threadsafe-worker")
+            .to_string();
         self.slot.shutdown.store(true, Ordering::Release);
         let abandoned = self.abandoned + 1;
         *self = Worker::spawn(&name);
@@ -122,6 +126,10 @@ fn worker_loop(slot: &Slot) {
         }
     }
 }
+
+/// How often the waiting thread yields before it parks. With two cores and two workers,
+/// a waiter that keeps yielding competes with them.
+const YIELDS_BEFORE_PARK: u32 = 8;
 
 /// Counts down finished jobs and wakes the waiting thread when all are done.
 pub(crate) struct Done {
@@ -177,10 +185,12 @@ impl Done {
                 deadline = now + timeout;
             }
             spins += 1;
-            if spins < 200 {
+            if spins < YIELDS_BEFORE_PARK {
                 thread::yield_now();
             } else {
-                thread::park_timeout((deadline - Instant::now().min(deadline)).min(Duration::from_millis(5)));
+                thread::park_timeout(
+                    (deadline - Instant::now().min(deadline)).min(Duration::from_millis(5)),
+                );
             }
         }
     }

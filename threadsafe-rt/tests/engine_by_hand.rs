@@ -10,7 +10,10 @@ pub struct Stack {
 
 impl Stack {
     pub fn new(checked: bool) -> Self {
-        Stack { items: Mutex::new(Vec::new()), checked }
+        Stack {
+            items: Mutex::new(Vec::new()),
+            checked,
+        }
     }
     pub fn push(&self, v: u8) {
         self.items.lock().unwrap().push(v);
@@ -23,7 +26,11 @@ impl Stack {
         if self.items.lock().unwrap().is_empty() {
             return 0;
         }
-        self.items.lock().unwrap().pop().expect("non-empty after the check")
+        self.items
+            .lock()
+            .unwrap()
+            .pop()
+            .expect("non-empty after the check")
     }
 }
 
@@ -35,13 +42,24 @@ macro_rules! describe {
         impl Subject for $t {
             fn describe() -> Description<Self> {
                 #[allow(unused_imports)]
-                use threadsafe_rt::__private::{CloneNo as _, CloneYes as _, StashDrop as _, StashKeep as _, ViaGenerate as _, ViaNothing as _, ViaSubject as _};
+                use threadsafe_rt::__private::{
+                    CloneNo as _, CloneYes as _, StashDrop as _, StashKeep as _, ViaGenerate as _,
+                    ViaNothing as _, ViaSubject as _,
+                };
                 Description::new(stringify!($t))
-                    .op(Op::new("new", Receiver::None, vec![], |f| f.made($t(Stack::new($checked)))))
+                    .op(Op::new("new", Receiver::None, vec![], |f| {
+                        f.made($t(Stack::new($checked)))
+                    }))
                     .op(Op::new(
                         "push",
                         Receiver::Shared,
-                        vec![Param::value::<u8>("v", "u8", Pass::Owned, (&&&Probe::<u8>::new()).strategy(), (&&Probe::<u8>::new()).cloner())],
+                        vec![Param::value::<u8>(
+                            "v",
+                            "u8",
+                            Pass::Owned,
+                            (&&&Probe::<u8>::new()).strategy(),
+                            (&&Probe::<u8>::new()).cloner(),
+                        )],
                         |f| {
                             let a0 = f.take::<u8>(0)?;
                             f.shared()?.0.push(a0);
@@ -67,7 +85,9 @@ fn finds_check_then_act_and_not_in_the_twin() {
     let r = check::<Buggy>(&c);
     println!("{r}");
     let v = r.violation().expect("violation");
-    assert!(matches!(&v.failure, threadsafe_rt::Failure::Panic { message, .. } if message.contains("non-empty")));
+    assert!(
+        matches!(&v.failure, threadsafe_rt::Failure::Panic { message, .. } if message.contains("non-empty"))
+    );
     c.budget = std::time::Duration::from_millis(500);
     let r = check::<Correct>(&c);
     println!("{r}");
@@ -81,19 +101,29 @@ pub struct Pair(Mutex<u8>);
 impl Subject for Pair {
     fn describe() -> Description<Self> {
         #[allow(unused_imports)]
-        use threadsafe_rt::__private::{CloneNo as _, CloneYes as _, StashDrop as _, StashKeep as _, ViaGenerate as _, ViaNothing as _, ViaSubject as _};
+        use threadsafe_rt::__private::{
+            CloneNo as _, CloneYes as _, StashDrop as _, StashKeep as _, ViaGenerate as _,
+            ViaNothing as _, ViaSubject as _,
+        };
         Description::new("Pair")
-            .op(Op::new("new", Receiver::None, vec![], |f| f.made(Pair(Mutex::new(0)))))
-            .op(Op::new("eq", Receiver::Shared, vec![Param::instance("other", "&Pair", InstancePass::Ref)], |f| {
-                let o = f.instance(0)?;
-                let me = f.shared()?;
-                let a = me.0.lock().unwrap();
-                std::thread::yield_now();
-                let b = o.0.lock().unwrap();
-                let r = *a == *b;
-                (&&Stash::new(r)).stash(f);
-                Ok(())
+            .op(Op::new("new", Receiver::None, vec![], |f| {
+                f.made(Pair(Mutex::new(0)))
             }))
+            .op(Op::new(
+                "eq",
+                Receiver::Shared,
+                vec![Param::instance("other", "&Pair", InstancePass::Ref)],
+                |f| {
+                    let o = f.instance(0)?;
+                    let me = f.shared()?;
+                    let a = me.0.lock().unwrap();
+                    std::thread::yield_now();
+                    let b = o.0.lock().unwrap();
+                    let r = *a == *b;
+                    (&&Stash::new(r)).stash(f);
+                    Ok(())
+                },
+            ))
     }
 }
 
@@ -107,4 +137,14 @@ fn finds_lock_order_deadlock_between_two_instances() {
         threadsafe_rt::Failure::Deadlock { blocked } => assert_eq!(blocked.len(), 2, "{blocked:?}"),
         other => panic!("{other:?}"),
     }
+}
+
+#[test]
+#[ignore]
+fn throughput_probe() {
+    let mut c = Config::default();
+    c.budget = std::time::Duration::from_secs(2);
+    c.conc_execs = 100_000;
+    let r = check::<Correct>(&c);
+    println!("{r}");
 }
