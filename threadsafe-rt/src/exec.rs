@@ -735,7 +735,12 @@ impl ConcRunner {
                     .fold(0, usize::wrapping_add)
         };
         // A batch is long; what must not pass quietly is `timeout` without any progress.
-        let finished = batch.done.wait(timeout, progress);
+        let blocked = || {
+            (0..n).all(|t| {
+                batch.at[t].load(Ordering::Acquire) == IDLE || self.workers[t].is_blocked()
+            })
+        };
+        let finished = batch.done.wait(timeout, progress, blocked);
         let executions = batch.executions.load(Ordering::Acquire);
         if !finished {
             batch.abort.store(true, Ordering::Release);
@@ -859,7 +864,7 @@ impl ConcRunner {
                 .map(|a| a.load(Ordering::Acquire))
                 .fold(0, usize::wrapping_add)
         };
-        if !run.done.wait(timeout, progress) {
+        if !run.done.wait(timeout, progress, || true) {
             let stuck: Vec<Site> = (0..n)
                 .filter_map(|t| match run.at[t].load(Ordering::Acquire) {
                     IDLE | 0 => None,

@@ -6,7 +6,7 @@
 //! abandoned: std locks cannot be broken, so the thread stays blocked and the caller gets a
 //! fresh worker in its place.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::{self, Thread};
 use std::time::{Duration, Instant};
@@ -16,6 +16,8 @@ use crate::panics;
 type Job = Box<dyn FnOnce() + Send>;
 
 struct Slot {
+    /// The kernel's id of the worker thread (0 where unknown).
+    tid: AtomicU64,
     job: Mutex<Option<Job>>,
     has_job: AtomicBool,
     shutdown: AtomicBool,
@@ -31,6 +33,7 @@ pub(crate) struct Worker {
 impl Worker {
     pub(crate) fn spawn(name: &str) -> Worker {
         let slot = Arc::new(Slot {
+            tid: AtomicU64::new(0),
             job: Mutex::new(None),
             has_job: AtomicBool::new(false),
             shutdown: AtomicBool::new(false),
@@ -69,13 +72,19 @@ impl Worker {
             *r.lock().unwrap_or_else(|e| e.into_inner()) = Some(v);
             d.finish();
         }));
-        if done.wait(timeout, || 0) {
+        if done.wait(timeout, || 0, || self.is_blocked()) {
             let v = result.lock().unwrap_or_else(|e| e.into_inner()).take();
             v
         } else {
             self.abandon();
             None
         }
+    }
+
+    /// True unless the operating system says the thread is runnable: a thread blocked on a
+    /// lock sleeps, a thread that only lost its core on a busy machine does not.
+    pub(crate) fn is_blocked(&self) -> bool {
+        thread_is_blocked(self.slot.tid.load(Ordering::Acquire))
     }
 
     /// Gives up on the current job: the thread is left to its fate, a new one takes over.
@@ -101,6 +110,7 @@ impl Drop for Worker {
 
 fn worker_loop(slot: &Slot) {
     panics::capture_on_this_thread();
+    slot.tid.store(current_tid(), Ordering::Release);
     loop {
         let mut spins = 0u32;
         while !slot.has_job.load(Ordering::Acquire) {
@@ -125,6 +135,33 @@ fn worker_loop(slot: &Slot) {
             return;
         }
     }
+}
+
+/// Periods without progress after which a run counts as hung even if a thread is runnable.
+const MAX_QUIET_PERIODS: u32 = 8;
+
+/// The kernel's id of the calling thread, from `/proc/thread-self/stat` (0 elsewhere).
+pub(crate) fn current_tid() -> u64 {
+    std::fs::read_to_string("/proc/thread-self/stat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0)
+}
+
+/// False when `/proc` says thread `tid` of this process is runnable (`R`); true when it
+/// sleeps or waits, or when that cannot be known.
+pub(crate) fn thread_is_blocked(tid: u64) -> bool {
+    if tid == 0 {
+        return true;
+    }
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/self/task/{tid}/stat")) else {
+        return true;
+    };
+    // The state is the first field after the parenthesised thread name.
+    let state = stat
+        .rsplit_once(')')
+        .and_then(|(_, rest)| rest.split_whitespace().next());
+    state != Some("R")
 }
 
 /// How often the waiting thread yields before it parks. With two cores and two workers,
@@ -159,9 +196,16 @@ impl Done {
     }
 
     /// Waits until all jobs finished (true) or no progress was seen for `timeout` twice in a
-    /// row (false). `progress` returns a counter that moves while the jobs make progress; a
-    /// run that is slow but moving is not given up on.
-    pub(crate) fn wait(&self, timeout: Duration, progress: impl Fn() -> usize) -> bool {
+    /// row while `blocked` says the threads are blocked (false). `progress` returns a counter
+    /// that moves while the jobs make progress: a run that is slow but moving is not given
+    /// up on, nor is one whose threads are merely waiting for a core. After
+    /// `MAX_QUIET_PERIODS` without progress it gives up regardless (a spinning livelock).
+    pub(crate) fn wait(
+        &self,
+        timeout: Duration,
+        progress: impl Fn() -> usize,
+        blocked: impl Fn() -> bool,
+    ) -> bool {
         let mut last_progress = progress();
         let mut quiet_periods = 0;
         let mut deadline = Instant::now() + timeout;
@@ -178,7 +222,7 @@ impl Done {
                     quiet_periods = 0;
                 } else {
                     quiet_periods += 1;
-                    if quiet_periods >= 2 {
+                    if (quiet_periods >= 2 && blocked()) || quiet_periods >= MAX_QUIET_PERIODS {
                         return self.is_done();
                     }
                 }
@@ -193,5 +237,43 @@ impl Done {
                 );
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_thread_blocked_on_a_lock_is_seen_blocked_and_a_spinning_one_is_not() {
+        let lock = Arc::new(Mutex::new(()));
+        let guard = lock.lock().unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let l = lock.clone();
+        let blocked = thread::spawn(move || {
+            tx.send(current_tid()).unwrap();
+            drop(l.lock().unwrap());
+        });
+        let tid = rx.recv().unwrap();
+        thread::sleep(Duration::from_millis(50));
+        assert!(thread_is_blocked(tid));
+        let stop = Arc::new(AtomicBool::new(false));
+        let (tx, rx) = std::sync::mpsc::channel();
+        let s = stop.clone();
+        let spinning = thread::spawn(move || {
+            tx.send(current_tid()).unwrap();
+            while !s.load(Ordering::Relaxed) {
+                std::hint::spin_loop();
+            }
+        });
+        let spin_tid = rx.recv().unwrap();
+        if spin_tid != 0 {
+            // Runnable, whether on a core or waiting for one.
+            assert!(!thread_is_blocked(spin_tid));
+        }
+        stop.store(true, Ordering::Relaxed);
+        drop(guard);
+        blocked.join().unwrap();
+        spinning.join().unwrap();
     }
 }
