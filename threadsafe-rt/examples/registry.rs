@@ -20,6 +20,12 @@ pub struct Registry {
     entries: Mutex<HashMap<String, u32>>,
 }
 
+impl Default for Registry {
+    fn default() -> Self {
+        Registry::new()
+    }
+}
+
 #[thread_safe(test = false)]
 impl Registry {
     /// An empty registry.

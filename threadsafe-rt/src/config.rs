@@ -227,8 +227,10 @@ mod tests {
 
     #[test]
     fn ranges_are_checked() {
-        let mut c = Config::default();
-        c.threads = 5;
+        let c = Config {
+            threads: 5,
+            ..Config::default()
+        };
         assert!(c.validate().unwrap_err().to_string().contains("threads"));
     }
 }

@@ -19,6 +19,9 @@ use crate::worker::{Done, Worker};
 
 type Value = Box<dyn Any + Send + Sync>;
 
+/// Fresh argument values of one call, by parameter.
+type FreshArgs = Vec<Option<Box<dyn Any>>>;
+
 /// The instances and output variables the prefix made.
 pub(crate) struct Pool<T> {
     pub(crate) instances: Vec<Option<Arc<T>>>,
@@ -50,7 +53,7 @@ pub(crate) enum CallOutcome {
 }
 
 /// Fresh argument values of one call, made ahead of it.
-pub(crate) fn materialize<T>(desc: &Description<T>, call: &Call) -> Vec<Option<Box<dyn Any>>> {
+pub(crate) fn materialize<T>(desc: &Description<T>, call: &Call) -> FreshArgs {
     let op = desc.op_at(call.op);
     call.args
         .iter()
@@ -416,7 +419,7 @@ fn run_suffix<T>(
     test: &TestCase,
     t: usize,
     pool: &Pool<T>,
-    fresh: Vec<Vec<Option<Box<dyn Any>>>>,
+    fresh: Vec<FreshArgs>,
     at: &AtomicUsize,
 ) -> Vec<(Site, CallOutcome)> {
     let scope = Scope::Thread(t);
@@ -490,10 +493,7 @@ fn evaluate(results: &[(Site, CallOutcome)]) -> ExecOutcome {
 }
 
 /// Fresh values of all of a thread's calls, made before the start.
-fn materialize_all<T>(
-    desc: &Description<T>,
-    calls: &[Call],
-) -> Option<Vec<Vec<Option<Box<dyn Any>>>>> {
+fn materialize_all<T>(desc: &Description<T>, calls: &[Call]) -> Option<Vec<FreshArgs>> {
     panics::catch(|| calls.iter().map(|c| materialize(desc, c)).collect()).ok()
 }
 

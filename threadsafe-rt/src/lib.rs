@@ -13,7 +13,10 @@
 //!
 //! # Tutorial
 //!
-//! ```
+//! (Compiled, not run here: how soon a free-running race shows up depends on the machine;
+//! the measured finds are in the repository's `tests/` crate.)
+//!
+//! ```no_run
 //! use std::sync::Mutex;
 //! use threadsafe_rt::thread_safe;
 //!

@@ -1,0 +1,783 @@
+//! The arguments of `#[thread_safe(..)]` on the impl block and of `#[thread_safe(skip)]` on a
+//! method. Every keyword is spelled in this file and nowhere else: [`Key`] and [`MethodKey`].
+//!
+//! Parsing is in two steps, as in tokio-macros: [`RawArgs`] (darling's `FromMeta` over
+//! `NestedMeta::parse_meta_list`) keeps each value as written with its span and rejects unknown
+//! and repeated keys; [`Args::from_raw`] then types and range-checks every value, with messages
+//! that name the key and show a valid value.
+
+use std::time::Duration;
+
+use darling::ast::NestedMeta;
+use darling::{FromAttributes, FromMeta};
+use proc_macro2::TokenStream;
+use syn::{Attribute, Expr, Lit, LitStr, Meta, Path};
+
+use crate::ctxt::Ctxt;
+
+/// The attribute's name; also the name of the method-level helper attribute.
+pub(crate) const ATTR: &str = "thread_safe";
+
+/// An argument of `#[thread_safe(..)]` on the impl block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Key {
+    Prefixes,
+    Suffixes,
+    StateChangerTries,
+    CutCallTries,
+    ConcExecs,
+    Threads,
+    PostCalls,
+    Seed,
+    Budget,
+    DeadlockTimeout,
+    Executor,
+    Instantiate,
+    Crate,
+    Test,
+}
+
+impl Key {
+    pub(crate) const ALL: [Key; 14] = [
+        Key::Prefixes,
+        Key::Suffixes,
+        Key::StateChangerTries,
+        Key::CutCallTries,
+        Key::ConcExecs,
+        Key::Threads,
+        Key::PostCalls,
+        Key::Seed,
+        Key::Budget,
+        Key::DeadlockTimeout,
+        Key::Executor,
+        Key::Instantiate,
+        Key::Crate,
+        Key::Test,
+    ];
+
+    /// The keyword; for the knobs of the check, also the name of the `Config` field it sets.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Key::Prefixes => "prefixes",
+            Key::Suffixes => "suffixes",
+            Key::StateChangerTries => "state_changer_tries",
+            Key::CutCallTries => "cut_call_tries",
+            Key::ConcExecs => "conc_execs",
+            Key::Threads => "threads",
+            Key::PostCalls => "post_calls",
+            Key::Seed => "seed",
+            Key::Budget => "budget",
+            Key::DeadlockTimeout => "deadlock_timeout",
+            Key::Executor => "executor",
+            Key::Instantiate => "instantiate",
+            Key::Crate => "crate",
+            Key::Test => "test",
+        }
+    }
+
+    /// What the value must be, with an example.
+    fn expects(self) -> &'static str {
+        match self {
+            Key::Prefixes => "a positive integer, e.g. `prefixes = 25`",
+            Key::Suffixes => "a positive integer, e.g. `suffixes = 500`",
+            Key::StateChangerTries => "an integer, e.g. `state_changer_tries = 5`",
+            Key::CutCallTries => "a positive integer, e.g. `cut_call_tries = 2`",
+            Key::ConcExecs => "a positive integer, e.g. `conc_execs = 100`",
+            Key::Threads => "2, 3 or 4 (the number of suffixes run at once), e.g. `threads = 3`",
+            Key::PostCalls => "an integer, e.g. `post_calls = 1`",
+            Key::Seed => "an unsigned 64-bit integer, e.g. `seed = 7`",
+            Key::Budget => "a duration in a string, e.g. `budget = \"500ms\"`, `\"2s\"`, `\"1.5s\"` or `\"10m\"`",
+            Key::DeadlockTimeout => {
+                "a duration in a string, e.g. `deadlock_timeout = \"250ms\"`, `\"2s\"` or `\"1m\"`"
+            }
+            Key::Executor => "`\"stress\"` (the default) or `\"paper\"`, e.g. `executor = \"paper\"`",
+            Key::Instantiate => {
+                "a concrete type in a string, e.g. `instantiate = \"Cache<String, u32>\"`"
+            }
+            Key::Crate => {
+                "the path of the runtime crate in a string, e.g. `crate = \"::my_threadsafe\"`"
+            }
+            Key::Test => "`true` or `false`, e.g. `test = false`",
+        }
+    }
+
+    fn from_path(path: &Path) -> Option<Key> {
+        let ident = path.get_ident()?.to_string();
+        Key::ALL.into_iter().find(|k| k.name() == ident)
+    }
+
+    /// The list of keywords, for messages.
+    fn list() -> String {
+        let names: Vec<String> = Key::ALL.iter().map(|k| format!("`{}`", k.name())).collect();
+        names.join(", ")
+    }
+}
+
+/// A keyword of the method-level attribute `#[thread_safe(..)]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum MethodKey {
+    Skip,
+}
+
+impl MethodKey {
+    const ALL: [MethodKey; 1] = [MethodKey::Skip];
+
+    fn name(self) -> &'static str {
+        match self {
+            MethodKey::Skip => "skip",
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Raw arguments: each key with its value as written.
+// ---------------------------------------------------------------------------------------
+
+/// One `key = value` as written.
+pub(crate) struct Entry {
+    pub(crate) key: Key,
+    pub(crate) value: Expr,
+}
+
+/// The arguments as written: known keys, each at most once.
+pub(crate) struct RawArgs {
+    pub(crate) entries: Vec<Entry>,
+}
+
+impl FromMeta for RawArgs {
+    fn from_list(items: &[NestedMeta]) -> darling::Result<Self> {
+        let mut errors = darling::Error::accumulator();
+        let raw = RawArgs::collect(items, &mut errors);
+        errors.finish_with(raw)
+    }
+}
+
+impl RawArgs {
+    /// The valid entries of `items`; the errors go to `errors`, so that the entries that are
+    /// well-formed still get their values checked.
+    fn collect(items: &[NestedMeta], errors: &mut darling::error::Accumulator) -> RawArgs {
+        let mut entries: Vec<Entry> = Vec::new();
+        for item in items {
+            let meta = match item {
+                NestedMeta::Meta(meta) => meta,
+                NestedMeta::Lit(lit) => {
+                    errors.push(
+                        darling::Error::custom(
+                            "expected `key = value` arguments, e.g. `#[thread_safe(budget = \"5s\", seed = 7)]`",
+                        )
+                        .with_span(lit),
+                    );
+                    continue;
+                }
+            };
+            let path = meta.path();
+            let Some(key) = Key::from_path(path) else {
+                errors.push(unknown_key(path));
+                continue;
+            };
+            if entries.iter().any(|e| e.key == key) {
+                errors.push(
+                    darling::Error::custom(format!("`{}` is given twice", key.name()))
+                        .with_span(path),
+                );
+                continue;
+            }
+            match meta {
+                Meta::NameValue(nv) => entries.push(Entry {
+                    key,
+                    value: ungroup(&nv.value).clone(),
+                }),
+                _ => errors.push(
+                    darling::Error::custom(format!(
+                        "`{}` needs a value: {}",
+                        key.name(),
+                        key.expects()
+                    ))
+                    .with_span(meta),
+                ),
+            }
+        }
+        RawArgs { entries }
+    }
+}
+
+fn unknown_key(path: &Path) -> darling::Error {
+    let written = path_text(path);
+    let hint = Key::ALL
+        .iter()
+        .map(|k| (edit_distance(&written, k.name()), k.name()))
+        .filter(|(d, name)| *d <= 2.max(name.len() / 3))
+        .min()
+        .map(|(_, name)| format!(" (did you mean `{name}`?)"))
+        .unwrap_or_default();
+    darling::Error::custom(format!(
+        "unknown argument `{written}` of `#[thread_safe]`{hint}; the arguments are {}",
+        Key::list()
+    ))
+    .with_span(path)
+}
+
+fn path_text(path: &Path) -> String {
+    let segments: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+    segments.join("::")
+}
+
+/// Levenshtein distance, for "did you mean".
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = if ca == *cb {
+                prev
+            } else {
+                1 + prev.min(cur).min(row[j])
+            };
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
+/// `expr` without the invisible groups `macro_rules!` wraps around substituted fragments.
+fn ungroup(expr: &Expr) -> &Expr {
+    match expr {
+        Expr::Group(g) => ungroup(&g.expr),
+        e => e,
+    }
+}
+
+fn lit_str(expr: &Expr) -> Option<&LitStr> {
+    match ungroup(expr) {
+        Expr::Lit(syn::ExprLit {
+            lit: Lit::Str(s), ..
+        }) => Some(s),
+        _ => None,
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Final arguments: typed and checked.
+// ---------------------------------------------------------------------------------------
+
+/// The value of one `Config` field set by the attribute.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ConfigValue {
+    Usize(usize),
+    U64(u64),
+    Duration(Duration),
+    /// `Some(duration)`, for an `Option<Duration>` field.
+    SomeDuration(Duration),
+    /// A variant of `Executor`.
+    Executor(&'static str),
+}
+
+/// The checked arguments of `#[thread_safe(..)]`.
+pub(crate) struct Args {
+    /// `Config` fields to set, by key, in the order of [`Key::ALL`].
+    pub(crate) config: Vec<(Key, ConfigValue)>,
+    /// `instantiate = ".."`: the type parsed (`None` if it does not parse, an error already
+    /// reported), and the string as written.
+    pub(crate) instantiate: Option<(Option<syn::Type>, LitStr)>,
+    /// The path of the runtime crate in emitted code (`crate = ".."`).
+    pub(crate) krate: Path,
+    /// Emit the `#[test]` function.
+    pub(crate) test: bool,
+}
+
+impl Default for Args {
+    fn default() -> Self {
+        Args {
+            config: Vec::new(),
+            instantiate: None,
+            krate: syn::parse_quote!(::threadsafe_rt),
+            test: true,
+        }
+    }
+}
+
+impl Args {
+    /// Parses and checks the attribute's argument tokens; errors go to `cx`, and what could
+    /// not be parsed keeps its default.
+    pub(crate) fn parse(cx: &Ctxt, tokens: TokenStream) -> Args {
+        match NestedMeta::parse_meta_list(tokens) {
+            Ok(items) => {
+                let mut errors = darling::Error::accumulator();
+                let raw = RawArgs::collect(&items, &mut errors);
+                for e in errors.into_inner() {
+                    cx.darling_error(e);
+                }
+                Args::from_raw(cx, raw)
+            }
+            Err(e) => {
+                cx.syn_error(e);
+                Args::default()
+            }
+        }
+    }
+
+    pub(crate) fn from_raw(cx: &Ctxt, raw: RawArgs) -> Args {
+        let mut args = Args::default();
+        for entry in &raw.entries {
+            let key = entry.key;
+            let value = &entry.value;
+            let bad = |why: &str| {
+                cx.error_spanned_by(
+                    value,
+                    format!("`{}` takes {}{why}", key.name(), key.expects()),
+                )
+            };
+            match key {
+                Key::Prefixes
+                | Key::Suffixes
+                | Key::StateChangerTries
+                | Key::CutCallTries
+                | Key::ConcExecs
+                | Key::Threads
+                | Key::PostCalls => {
+                    let Ok(n) = usize::from_expr(value) else {
+                        bad("");
+                        continue;
+                    };
+                    let ok = match key {
+                        Key::Threads => (2..=4).contains(&n),
+                        Key::StateChangerTries | Key::PostCalls => true,
+                        _ => n >= 1,
+                    };
+                    if ok {
+                        args.config.push((key, ConfigValue::Usize(n)));
+                    } else {
+                        bad(&format!(", not {n}"));
+                    }
+                }
+                Key::Seed => match u64::from_expr(value) {
+                    Ok(n) => args.config.push((key, ConfigValue::U64(n))),
+                    Err(_) => bad(""),
+                },
+                Key::Budget | Key::DeadlockTimeout => {
+                    let Some(s) = lit_str(value) else {
+                        bad("");
+                        continue;
+                    };
+                    match parse_duration(&s.value()) {
+                        Ok(d) if key == Key::Budget => {
+                            args.config.push((key, ConfigValue::Duration(d)))
+                        }
+                        Ok(d) => args.config.push((key, ConfigValue::SomeDuration(d))),
+                        Err(why) => cx.error_spanned_by(s, format!("`{}`: {why}", key.name())),
+                    }
+                }
+                Key::Executor => match lit_str(value).map(LitStr::value).as_deref() {
+                    Some("stress") => args.config.push((key, ConfigValue::Executor("Stress"))),
+                    Some("paper") => args.config.push((key, ConfigValue::Executor("Paper"))),
+                    Some(other) => bad(&format!(", not `\"{other}\"`")),
+                    None => bad(""),
+                },
+                Key::Instantiate => {
+                    let Some(s) = lit_str(value) else {
+                        bad("");
+                        continue;
+                    };
+                    let parsed = s.parse::<syn::Type>();
+                    args.instantiate = Some((parsed.as_ref().ok().cloned(), s.clone()));
+                    match parsed {
+                        Ok(_) => {}
+                        Err(e) => cx.error_spanned_by(
+                            s,
+                            format!(
+                                "`instantiate = \"{}\"` is not a type ({e}): {}",
+                                s.value(),
+                                key.expects()
+                            ),
+                        ),
+                    }
+                }
+                Key::Crate => {
+                    let path = match lit_str(value) {
+                        Some(s) => s.parse::<Path>().ok(),
+                        None => Path::from_expr(value).ok(),
+                    };
+                    match path {
+                        Some(p) => args.krate = p,
+                        None => bad(""),
+                    }
+                }
+                Key::Test => match bool::from_expr(value) {
+                    Ok(b) => args.test = b,
+                    Err(_) => bad(""),
+                },
+            }
+        }
+        args
+    }
+}
+
+/// Parses `500ms`, `2s`, `1.5s`, `10m` (`min` also): the grammar of the runtime's
+/// `THREADSAFE_BUDGET`, exact to the nanosecond. A zero duration is an error.
+pub(crate) fn parse_duration(text: &str) -> Result<Duration, String> {
+    const FORMAT: &str = "write a number and a unit (`ms`, `s` or `m`), e.g. `\"500ms\"`, `\"2s\"`, `\"1.5s\"` or `\"10m\"`";
+    let s = text.trim();
+    let split = s
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(s.len());
+    let (num, unit) = s.split_at(split);
+    if num.is_empty() {
+        return Err(format!("`\"{text}\"` is not a duration: {FORMAT}"));
+    }
+    let unit_nanos: u128 = match unit {
+        "ms" => 1_000_000,
+        "s" => 1_000_000_000,
+        "m" | "min" => 60_000_000_000,
+        "" => return Err(format!("`\"{text}\"` has no unit: {FORMAT}")),
+        _ => return Err(format!("unknown unit `{unit}` in `\"{text}\"`: {FORMAT}")),
+    };
+    let (int, frac) = num.split_once('.').unwrap_or((num, ""));
+    let digits_ok = |d: &str| d.chars().all(|c| c.is_ascii_digit());
+    if int.is_empty() && frac.is_empty() || !digits_ok(int) || !digits_ok(frac) {
+        return Err(format!("`\"{text}\"` is not a duration: {FORMAT}"));
+    }
+    let too_long = || format!("`\"{text}\"` is too long: write at most a few minutes");
+    let int: u128 = if int.is_empty() {
+        0
+    } else {
+        int.parse().map_err(|_| too_long())?
+    };
+    // The fraction, to nanosecond precision at most (extra digits are cut).
+    let frac = &frac[..frac.len().min(18)];
+    let frac_nanos = if frac.is_empty() {
+        0
+    } else {
+        let f: u128 = frac.parse().map_err(|_| too_long())?;
+        f * unit_nanos / 10u128.pow(frac.len() as u32)
+    };
+    let nanos = int
+        .checked_mul(unit_nanos)
+        .and_then(|n| n.checked_add(frac_nanos))
+        .ok_or_else(too_long)?;
+    let nanos = u64::try_from(nanos).map_err(|_| too_long())?;
+    if nanos == 0 {
+        return Err(format!(
+            "`\"{text}\"` is zero: give a positive duration, e.g. `\"500ms\"`"
+        ));
+    }
+    Ok(Duration::from_nanos(nanos))
+}
+
+// ---------------------------------------------------------------------------------------
+// Method-level attribute.
+// ---------------------------------------------------------------------------------------
+
+/// Whether `attr` is the helper `#[thread_safe(..)]` (the macro strips these from the output).
+pub(crate) fn is_helper(attr: &Attribute) -> bool {
+    attr.path().segments.last().is_some_and(|s| s.ident == ATTR)
+}
+
+/// The arguments of the helper attributes on one method.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct MethodAttrs {
+    /// `#[thread_safe(skip)]`: leave the method out of the check.
+    pub(crate) skip: bool,
+}
+
+impl FromAttributes for MethodAttrs {
+    fn from_attributes(attrs: &[Attribute]) -> darling::Result<Self> {
+        let mut errors = darling::Error::accumulator();
+        let mut out = MethodAttrs::default();
+        let usage = "`#[thread_safe(skip)]` leaves a method out of the check";
+        for attr in attrs.iter().filter(|a| is_helper(a)) {
+            let list = match &attr.meta {
+                Meta::List(list) => list,
+                other => {
+                    errors.push(
+                        darling::Error::custom(format!(
+                            "`#[thread_safe]` on a method needs an argument: {usage}"
+                        ))
+                        .with_span(other),
+                    );
+                    continue;
+                }
+            };
+            let Some(items) = errors.handle(
+                NestedMeta::parse_meta_list(list.tokens.clone()).map_err(darling::Error::from),
+            ) else {
+                continue;
+            };
+            if items.is_empty() {
+                errors.push(
+                    darling::Error::custom(format!(
+                        "`#[thread_safe()]` on a method needs an argument: {usage}"
+                    ))
+                    .with_span(&list.path),
+                );
+            }
+            for item in &items {
+                let (path, has_value) = match item {
+                    NestedMeta::Meta(Meta::Path(p)) => (p, false),
+                    NestedMeta::Meta(m) => (m.path(), true),
+                    NestedMeta::Lit(lit) => {
+                        errors.push(
+                            darling::Error::custom(format!(
+                                "unexpected literal in `#[thread_safe(..)]` on a method: {usage}"
+                            ))
+                            .with_span(lit),
+                        );
+                        continue;
+                    }
+                };
+                match MethodKey::ALL.into_iter().find(|k| path.is_ident(k.name())) {
+                    Some(key) if has_value => errors.push(
+                        darling::Error::custom(format!(
+                            "`{}` takes no value: write `#[thread_safe({})]`",
+                            key.name(),
+                            key.name()
+                        ))
+                        .with_span(item),
+                    ),
+                    Some(MethodKey::Skip) => out.skip = true,
+                    None => errors.push(
+                        darling::Error::custom(format!(
+                            "unknown argument `{}` of `#[thread_safe]` on a method; the only one is `skip`: {usage}",
+                            path_text(path)
+                        ))
+                        .with_span(path),
+                    ),
+                }
+            }
+        }
+        errors.finish_with(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quote::quote;
+
+    fn parse(tokens: TokenStream) -> (Args, Vec<String>) {
+        let cx = Ctxt::new();
+        let args = Args::parse(&cx, tokens);
+        let errors = match cx.check() {
+            Ok(()) => Vec::new(),
+            Err(e) => e.into_iter().map(|e| e.to_string()).collect(),
+        };
+        (args, errors)
+    }
+
+    #[test]
+    fn empty_is_defaults() {
+        let (args, errors) = parse(quote!());
+        assert!(errors.is_empty());
+        assert!(args.config.is_empty());
+        assert!(args.test);
+        assert!(args.instantiate.is_none());
+        let krate = args.krate;
+        assert_eq!(
+            quote!(#krate).to_string(),
+            quote!(::threadsafe_rt).to_string()
+        );
+    }
+
+    #[test]
+    fn every_argument() {
+        let (args, errors) = parse(quote!(
+            prefixes = 3,
+            suffixes = 40,
+            state_changer_tries = 0,
+            cut_call_tries = 1,
+            conc_execs = 7,
+            threads = 4,
+            post_calls = 0,
+            seed = 18446744073709551615,
+            budget = "1.5s",
+            deadlock_timeout = "250ms",
+            executor = "paper",
+            instantiate = "Cache<String, u32>",
+            crate = "::my_rt",
+            test = false
+        ));
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(
+            args.config,
+            vec![
+                (Key::Prefixes, ConfigValue::Usize(3)),
+                (Key::Suffixes, ConfigValue::Usize(40)),
+                (Key::StateChangerTries, ConfigValue::Usize(0)),
+                (Key::CutCallTries, ConfigValue::Usize(1)),
+                (Key::ConcExecs, ConfigValue::Usize(7)),
+                (Key::Threads, ConfigValue::Usize(4)),
+                (Key::PostCalls, ConfigValue::Usize(0)),
+                (Key::Seed, ConfigValue::U64(u64::MAX)),
+                (
+                    Key::Budget,
+                    ConfigValue::Duration(Duration::from_millis(1500))
+                ),
+                (
+                    Key::DeadlockTimeout,
+                    ConfigValue::SomeDuration(Duration::from_millis(250))
+                ),
+                (Key::Executor, ConfigValue::Executor("Paper")),
+            ]
+        );
+        let ty = args.instantiate.unwrap().0.unwrap();
+        assert_eq!(quote!(#ty).to_string(), "Cache < String , u32 >");
+        let krate = args.krate;
+        assert_eq!(quote!(#krate).to_string(), ":: my_rt");
+        assert!(!args.test);
+    }
+
+    #[test]
+    fn every_key_is_a_keyword_of_the_list() {
+        for key in Key::ALL {
+            let path: Path =
+                syn::parse_str(key.name()).unwrap_or_else(|_| syn::parse_quote!(crate));
+            assert_eq!(Key::from_path(&path), Some(key), "{}", key.name());
+        }
+    }
+
+    #[test]
+    fn unknown_key_lists_the_keys_and_suggests() {
+        let (_, errors) = parse(quote!(thread = 3, bogus = 1));
+        assert_eq!(errors.len(), 2, "{errors:?}");
+        assert!(
+            errors[0].starts_with(
+                "unknown argument `thread` of `#[thread_safe]` (did you mean `threads`?)"
+            ),
+            "{}",
+            errors[0]
+        );
+        assert!(
+            errors[0].contains("`prefixes`, `suffixes`"),
+            "{}",
+            errors[0]
+        );
+        assert!(!errors[1].contains("did you mean"), "{}", errors[1]);
+    }
+
+    #[test]
+    fn all_errors_at_once() {
+        let (args, errors) = parse(quote!(
+            prefixes = 0,
+            threads = 5,
+            seed = -1,
+            budget = "3h",
+            executor = "fast",
+            test = "no",
+            conc_execs = "x",
+            budget = "1s",
+            instantiate = "Cache<",
+            deadlock_timeout,
+            suffixes = 9
+        ));
+        let expected = [
+            "`budget` is given twice",
+            "`deadlock_timeout` needs a value: a duration in a string",
+            "`prefixes` takes a positive integer, e.g. `prefixes = 25`, not 0",
+            "`threads` takes 2, 3 or 4 (the number of suffixes run at once), e.g. `threads = 3`, not 5",
+            "`seed` takes an unsigned 64-bit integer, e.g. `seed = 7`",
+            "`budget`: unknown unit `h` in `\"3h\"`",
+            "`executor` takes `\"stress\"` (the default) or `\"paper\"`, e.g. `executor = \"paper\"`, not `\"fast\"`",
+            "`test` takes `true` or `false`",
+            "`conc_execs` takes a positive integer",
+            "`instantiate = \"Cache<\"` is not a type",
+        ];
+        assert_eq!(errors.len(), expected.len(), "{errors:#?}");
+        for (e, want) in errors.iter().zip(expected) {
+            assert!(e.starts_with(want), "{e}\n  does not start with\n{want}");
+        }
+        // The good values are still read.
+        assert_eq!(args.config, vec![(Key::Suffixes, ConfigValue::Usize(9))]);
+    }
+
+    #[test]
+    fn literal_and_word_arguments() {
+        let (_, errors) = parse(quote!("fast", budget));
+        assert_eq!(errors.len(), 2);
+        assert!(errors[0].starts_with("expected `key = value` arguments"));
+        assert!(errors[1].starts_with("`budget` needs a value: a duration"));
+    }
+
+    #[test]
+    fn crate_path_bare_or_quoted() {
+        let (args, errors) = parse(quote!(crate = my::rt));
+        assert!(errors.is_empty(), "{errors:?}");
+        let krate = args.krate;
+        assert_eq!(quote!(#krate).to_string(), "my :: rt");
+    }
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_duration("2s"), Ok(Duration::from_secs(2)));
+        assert_eq!(parse_duration("1.5s"), Ok(Duration::from_millis(1500)));
+        assert_eq!(parse_duration(".5s"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_duration("10m"), Ok(Duration::from_secs(600)));
+        assert_eq!(parse_duration("2min"), Ok(Duration::from_secs(120)));
+        assert_eq!(parse_duration("0.001ms"), Ok(Duration::from_nanos(1000)));
+        assert!(parse_duration("10").unwrap_err().contains("has no unit"));
+        assert!(parse_duration("3h")
+            .unwrap_err()
+            .contains("unknown unit `h`"));
+        assert!(parse_duration("s")
+            .unwrap_err()
+            .contains("is not a duration"));
+        assert!(parse_duration("1.2.3s")
+            .unwrap_err()
+            .contains("is not a duration"));
+        assert!(parse_duration("0s").unwrap_err().contains("is zero"));
+        assert!(parse_duration("99999999999999999999m")
+            .unwrap_err()
+            .contains("too long"));
+    }
+
+    #[test]
+    fn edit_distances() {
+        assert_eq!(edit_distance("thread", "threads"), 1);
+        assert_eq!(edit_distance("prefix", "prefixes"), 2);
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("budget", "budget"), 0);
+    }
+
+    fn method_attrs(attrs: Vec<Attribute>) -> darling::Result<MethodAttrs> {
+        MethodAttrs::from_attributes(&attrs)
+    }
+
+    #[test]
+    fn method_skip() {
+        let attrs: Vec<Attribute> = vec![
+            syn::parse_quote!(#[doc = "x"]),
+            syn::parse_quote!(#[thread_safe(skip)]),
+        ];
+        assert!(method_attrs(attrs).unwrap().skip);
+        let attrs: Vec<Attribute> = vec![syn::parse_quote!(#[inline])];
+        assert!(!method_attrs(attrs).unwrap().skip);
+        let attrs: Vec<Attribute> = vec![syn::parse_quote!(#[threadsafe_rt::thread_safe(skip)])];
+        assert!(method_attrs(attrs).unwrap().skip);
+    }
+
+    #[test]
+    fn method_errors() {
+        let attrs: Vec<Attribute> = vec![
+            syn::parse_quote!(#[thread_safe(skp, "x")]),
+            syn::parse_quote!(#[thread_safe]),
+            syn::parse_quote!(#[thread_safe()]),
+            syn::parse_quote!(#[thread_safe(skip = true)]),
+        ];
+        let err = method_attrs(attrs).unwrap_err();
+        let msgs: Vec<String> = err.into_iter().map(|e| e.to_string()).collect();
+        assert_eq!(msgs.len(), 5, "{msgs:?}");
+        assert!(msgs[0].starts_with(
+            "unknown argument `skp` of `#[thread_safe]` on a method; the only one is `skip`"
+        ));
+        assert!(msgs[1].starts_with("unexpected literal"), "{}", msgs[1]);
+        assert!(msgs[2].starts_with("`#[thread_safe]` on a method needs an argument"));
+        assert!(msgs[3].starts_with("`#[thread_safe()]` on a method needs an argument"));
+        assert!(
+            msgs[4].starts_with("`skip` takes no value: write `#[thread_safe(skip)]`"),
+            "{}",
+            msgs[4]
+        );
+    }
+}

@@ -1,0 +1,27 @@
+use std::sync::atomic::{AtomicU32, Ordering};
+use threadsafe_rt::thread_safe;
+
+pub struct Counter {
+    n: AtomicU32,
+}
+
+#[thread_safe]
+impl Counter {
+    pub fn new() -> Self {
+        Counter { n: AtomicU32::new(0) }
+    }
+    #[thread_safe(skp)]
+    pub fn bump(&self) -> u32 {
+        self.n.fetch_add(1, Ordering::SeqCst)
+    }
+    #[thread_safe]
+    pub fn read(&self) -> u32 {
+        self.n.load(Ordering::SeqCst)
+    }
+    #[thread_safe(skip = true)]
+    pub fn reset(&self) {
+        self.n.store(0, Ordering::SeqCst)
+    }
+}
+
+fn main() {}
