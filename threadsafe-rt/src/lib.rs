@@ -126,15 +126,9 @@ pub mod __private {
         CloneNo, CloneYes, Description, Frame, InstancePass, Op, Param, Pass, Probe, Receiver,
         Stash, StashDrop, StashKeep, Unavailable, ViaGenerate, ViaNothing, ViaSubject,
     };
-    pub use static_assertions;
-
-    /// Implemented for every `Send + Sync` type; the expansion asserts it of the type under
-    /// test so that a type that cannot be shared fails with this message.
-    #[diagnostic::on_unimplemented(
-        message = "`{Self}` cannot be checked by #[thread_safe]: it is not `Send + Sync`",
-        label = "the checked type must be `Send + Sync`: its instance is shared between threads",
-        note = "thread-safety is a claim about `Sync` types; wrap interior state in `Mutex`, `RwLock` or atomics"
-    )]
-    pub trait SharedAcrossThreads {}
-    impl<T: Send + Sync + ?Sized> SharedAcrossThreads for T {}
 }
+
+// What users rely on from the public types, checked at compile time.
+static_assertions::assert_impl_all!(Config: Send, Sync, Clone);
+static_assertions::assert_impl_all!(Report: Send, Sync, Clone, std::fmt::Display);
+static_assertions::assert_impl_all!(Gen: Send);
