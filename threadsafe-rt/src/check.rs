@@ -69,7 +69,7 @@ pub fn check<T: Subject>(config: &Config) -> Report {
     }
     let deadline = start + config.budget;
     let mut seq = SeqRunner::new();
-    let mut conc = ConcRunner::new(config.executor);
+    let mut conc = ConcRunner::new(config.executor, config.seed);
     let mut round = 0;
     let mut hung = HashSet::new();
     'rounds: while Instant::now() < deadline {

@@ -514,6 +514,25 @@ fn spin_until(abort: &AtomicBool, cond: impl Fn() -> bool) -> bool {
     true
 }
 
+/// How long thread `t` waits after the start of execution `e` before its first call.
+///
+/// The leader arrives at the start barrier last (it ran the prefix), so without a delay the
+/// threads' relative offset hardly varies and a race window that needs another offset is
+/// never hit. Half the executions start at once; the others delay one thread or both by
+/// 2^k spins (k < 13, up to some microseconds), drawn from the seed.
+fn start_jitter(seed: u64, e: usize, t: usize) -> u32 {
+    let mut z = seed
+        ^ (e as u64).wrapping_mul(0xBF58_476D_1CE4_E5B9)
+        ^ (t as u64).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z = (z ^ (z >> 31)).wrapping_mul(0xD6E8_FEB8_6659_FD93);
+    z ^= z >> 32;
+    if z & 1 == 0 {
+        0
+    } else {
+        1 << ((z >> 1) % 13)
+    }
+}
+
 /// A few microseconds of spinning: enough for peers on other cores to arrive together,
 /// short enough that a descheduled peer on a busy machine gets the core back soon.
 const SPINS_BEFORE_YIELD: u32 = 512;
@@ -537,6 +556,8 @@ struct Batch<T: 'static> {
     finished: AtomicUsize,
     evaluated: AtomicUsize,
     stop: AtomicBool,
+    /// Seeds the start delays of the threads.
+    jitter_seed: u64,
     /// Set by the watchdog: threads waiting for a blocked peer give up.
     abort: AtomicBool,
     /// The thread that runs the post part of the current execution.
@@ -581,6 +602,9 @@ impl<T: Send + Sync + 'static> Batch<T> {
                 self.arrived.load(Ordering::Acquire) >= (e + 1) * self.n
             }) {
                 return;
+            }
+            for _ in 0..start_jitter(self.jitter_seed, e, t) {
+                std::hint::spin_loop();
             }
             let results = match fresh {
                 Some(f) => run_suffix(self.desc, &self.test, t, &pool, f, &self.at[t]),
@@ -658,13 +682,17 @@ pub(crate) struct BatchOutcome {
 pub(crate) struct ConcRunner {
     executor: Executor,
     workers: Vec<Worker>,
+    seed: u64,
+    batches: u64,
 }
 
 impl ConcRunner {
-    pub(crate) fn new(executor: Executor) -> Self {
+    pub(crate) fn new(executor: Executor, seed: u64) -> Self {
         ConcRunner {
             executor,
             workers: Vec::new(),
+            seed,
+            batches: 0,
         }
     }
 
@@ -697,6 +725,8 @@ impl ConcRunner {
         deadline: std::time::Instant,
     ) -> BatchOutcome {
         let n = test.threads.len();
+        self.batches += 1;
+        let jitter_seed = self.seed ^ self.batches.wrapping_mul(0x9E37_79B9_7F4A_7C15);
         let batch = Arc::new(Batch {
             desc,
             test: test.clone(),
@@ -709,6 +739,7 @@ impl ConcRunner {
             finished: AtomicUsize::new(0),
             evaluated: AtomicUsize::new(0),
             stop: AtomicBool::new(false),
+            jitter_seed,
             abort: AtomicBool::new(false),
             evaluator: AtomicUsize::new(0),
             at: (0..=n).map(|_| AtomicUsize::new(IDLE)).collect(),
