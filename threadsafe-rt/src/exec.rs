@@ -405,6 +405,20 @@ pub(crate) enum ExecOutcome {
 /// Per thread: 0 before its first call, `k + 1` inside call `k`, `IDLE` otherwise.
 const IDLE: usize = usize::MAX;
 
+/// The call each suffix thread is in, from its progress counter.
+fn calls_in_progress(at: &[AtomicUsize]) -> Vec<Site> {
+    at.iter()
+        .enumerate()
+        .filter_map(|(t, a)| match a.load(Ordering::Acquire) {
+            IDLE | 0 => None,
+            k => Some(Site {
+                scope: Scope::Thread(t),
+                call: k - 1,
+            }),
+        })
+        .collect()
+}
+
 fn run_prefix<T>(desc: &Description<T>, test: &TestCase) -> Option<Pool<T>> {
     let mut pool = Pool::new(test);
     test.prefix
@@ -648,15 +662,7 @@ impl<T: Send + Sync + 'static> Batch<T> {
     }
 
     fn stuck(&self) -> Vec<Site> {
-        let mut stuck: Vec<Site> = (0..self.n)
-            .filter_map(|t| match self.at[t].load(Ordering::Acquire) {
-                IDLE | 0 => None,
-                k => Some(Site {
-                    scope: Scope::Thread(t),
-                    call: k - 1,
-                }),
-            })
-            .collect();
+        let mut stuck = calls_in_progress(&self.at[..self.n]);
         if stuck.is_empty() {
             if let k @ 1.. = self.at[self.n].load(Ordering::Acquire) {
                 if k != IDLE {
@@ -896,15 +902,7 @@ impl ConcRunner {
                 .fold(0, usize::wrapping_add)
         };
         if !run.done.wait(timeout, progress, || true) {
-            let stuck: Vec<Site> = (0..n)
-                .filter_map(|t| match run.at[t].load(Ordering::Acquire) {
-                    IDLE | 0 => None,
-                    k => Some(Site {
-                        scope: Scope::Thread(t),
-                        call: k - 1,
-                    }),
-                })
-                .collect();
+            let stuck = calls_in_progress(&run.at);
             return if stuck.is_empty() {
                 ExecOutcome::Invalid
             } else {
