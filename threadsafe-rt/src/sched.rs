@@ -1,0 +1,782 @@
+//! Controlled runs: the suffix threads are real threads, but one runs at a time.
+//!
+//! Every operation of a `threadsafe_rt::sync` primitive, and every statement point that
+//! `#[thread_safe]` puts in the annotated methods, is a *scheduling point*: the running
+//! thread asks the strategy which thread continues, hands the turn over, and waits for it
+//! to come back. Locks, condition variables and barriers of `threadsafe_rt::sync` are
+//! tracked here, so a thread that would block is taken off the runnable set instead; when no
+//! thread is runnable and some are blocked, the run is deadlocked, exactly, and the blocked
+//! threads are unwound.
+//!
+//! Code that blocks outside the scheduler (a `std::sync::Mutex` held by a thread that is
+//! waiting for its turn) would hang a controlled run. The hand-off is bounded: when the
+//! thread holding the turn makes no progress for a while and the operating system says it
+//! is blocked, control is given up for the rest of the run, which then completes free-running
+//! and is reported as not fully controlled.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::panic::Location;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::thread::Thread;
+use std::time::{Duration, Instant};
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::worker::{current_tid, thread_is_blocked};
+
+const NOBODY: usize = usize::MAX;
+
+/// How long the thread holding the turn may go without reaching a scheduling point before
+/// the others check whether it is blocked outside the scheduler.
+const HANDOFF_BOUND: Duration = Duration::from_millis(20);
+
+/// A source location of a scheduling point: a `sync` operation's caller, or a statement
+/// point of an annotated method.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Where {
+    /// The caller of a `threadsafe_rt::sync` operation.
+    Code(&'static Location<'static>),
+    /// A statement of an annotated method.
+    Statement(&'static StatementPoint),
+}
+
+/// A statement point inserted by `#[thread_safe]`: the method and the statement's line.
+#[doc(hidden)]
+#[derive(Debug, PartialEq, Eq)]
+pub struct StatementPoint {
+    /// The annotated method.
+    pub method: &'static str,
+    /// The source file.
+    pub file: &'static str,
+    /// The statement's line.
+    pub line: u32,
+}
+
+impl std::fmt::Display for Where {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Where::Code(l) => write!(f, "{}:{}:{}", l.file(), l.line(), l.column()),
+            Where::Statement(p) => write!(f, "{}:{} (in `{}`)", p.file, p.line, p.method),
+        }
+    }
+}
+
+/// What a thread does at a scheduling point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Op {
+    Lock,
+    ReadLock,
+    Unlock,
+    Load,
+    Store,
+    ReadModifyWrite,
+    Wait,
+    Notify,
+    Barrier,
+    Yield,
+    Statement,
+}
+
+impl Op {
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Op::Lock => "lock",
+            Op::ReadLock => "read lock",
+            Op::Unlock => "unlock",
+            Op::Load => "load",
+            Op::Store => "store",
+            Op::ReadModifyWrite => "read-modify-write",
+            Op::Wait => "wait",
+            Op::Notify => "notify",
+            Op::Barrier => "barrier wait",
+            Op::Yield => "yield",
+            Op::Statement => "statement",
+        }
+    }
+}
+
+/// One step of a controlled run, for the report's interleaving.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Step {
+    pub(crate) thread: usize,
+    pub(crate) op: Op,
+    pub(crate) obj: usize,
+    pub(crate) at: Where,
+}
+
+/// Why a thread cannot run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Blocker {
+    Lock(usize),
+    Condvar(usize),
+    Barrier(usize),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Status {
+    Absent,
+    Runnable,
+    Blocked(Blocker, Where),
+    Finished,
+}
+
+// ---------------------------------------------------------------------------------------
+// Strategies: who runs next.
+// ---------------------------------------------------------------------------------------
+
+/// An oracle that decides who runs next at each scheduling point.
+pub(crate) trait Strategy: Send {
+    /// One of `runnable` (never empty); `current` is the thread at the point, if runnable.
+    fn next(&mut self, runnable: &[usize], current: Option<usize>) -> usize;
+    /// Which of `n` waiters a `notify_one` wakes.
+    fn pick(&mut self, n: usize) -> usize;
+}
+
+/// Uniformly random among the runnable threads at every point.
+pub(crate) struct RandomWalk {
+    rng: ChaCha8Rng,
+}
+
+impl RandomWalk {
+    pub(crate) fn new(seed: u64) -> Self {
+        RandomWalk {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        }
+    }
+}
+
+impl Strategy for RandomWalk {
+    fn next(&mut self, runnable: &[usize], _: Option<usize>) -> usize {
+        runnable[self.rng.gen_range(0..runnable.len())]
+    }
+    fn pick(&mut self, n: usize) -> usize {
+        self.rng.gen_range(0..n)
+    }
+}
+
+/// Probabilistic Concurrency Testing (Burckhardt et al., ASPLOS 2010): random distinct
+/// priorities, the highest-priority runnable thread runs, and at `depth - 1` random steps
+/// the running thread drops below everyone. A bug of depth `d` among `k` steps and `n`
+/// threads is found with probability at least `1 / (n * k^(d-1))` per run.
+pub(crate) struct Pct {
+    rng: ChaCha8Rng,
+    priorities: Vec<usize>,
+    change_points: Vec<usize>,
+    steps: usize,
+}
+
+impl Pct {
+    /// `max_steps` estimates the steps of a run (learned from earlier runs).
+    pub(crate) fn new(seed: u64, threads: usize, depth: usize, max_steps: usize) -> Self {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let d = depth.max(1);
+        let mut priorities: Vec<usize> = (d..d + threads).collect();
+        for i in (1..priorities.len()).rev() {
+            let j = rng.gen_range(0..=i);
+            priorities.swap(i, j);
+        }
+        let change_points = (0..d - 1)
+            .map(|_| rng.gen_range(1..=max_steps.max(1)))
+            .collect();
+        Pct {
+            rng,
+            priorities,
+            change_points,
+            steps: 0,
+        }
+    }
+}
+
+impl Strategy for Pct {
+    fn next(&mut self, runnable: &[usize], current: Option<usize>) -> usize {
+        self.steps += 1;
+        if let Some(c) = current {
+            if let Some(i) = self.change_points.iter().position(|&p| p == self.steps) {
+                // Change point i: the running thread gets priority i, below all initial ones.
+                self.priorities[c] = i;
+            }
+        }
+        *runnable
+            .iter()
+            .max_by_key(|&&t| self.priorities.get(t).copied().unwrap_or(0))
+            .expect("runnable is not empty")
+    }
+    fn pick(&mut self, n: usize) -> usize {
+        self.rng.gen_range(0..n)
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// A controlled run.
+// ---------------------------------------------------------------------------------------
+
+#[derive(Default)]
+struct LockState {
+    writer: Option<usize>,
+    readers: usize,
+}
+
+struct State {
+    strategy: Box<dyn Strategy>,
+    status: Vec<Status>,
+    arrived: usize,
+    locks: HashMap<usize, LockState>,
+    condvars: HashMap<usize, Vec<usize>>,
+    barriers: HashMap<usize, usize>,
+    trace: Vec<Step>,
+    /// Set when the run deadlocked: each blocked thread, what it waits for, and where.
+    deadlock: Option<Vec<(usize, Blocker, Where)>>,
+}
+
+impl State {
+    fn runnable(&self) -> Vec<usize> {
+        (0..self.status.len())
+            .filter(|&t| self.status[t] == Status::Runnable)
+            .collect()
+    }
+
+    fn wake(&mut self, pred: impl Fn(Blocker) -> bool) {
+        for s in &mut self.status {
+            if let Status::Blocked(b, _) = *s {
+                if pred(b) {
+                    *s = Status::Runnable;
+                }
+            }
+        }
+    }
+
+    fn blocked(&self) -> Vec<(usize, Blocker, Where)> {
+        self.status
+            .iter()
+            .enumerate()
+            .filter_map(|(t, s)| match *s {
+                Status::Blocked(b, w) => Some((t, b, w)),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+/// The payload a blocked thread unwinds with when its run deadlocked.
+pub(crate) struct Aborted;
+
+/// One controlled execution, shared by its threads.
+pub(crate) struct Run {
+    n: usize,
+    turn: AtomicUsize,
+    /// Set on a deadlock: blocked threads unwind.
+    abort: AtomicBool,
+    /// Set when control was given up: scheduling points do nothing any more.
+    free: AtomicBool,
+    /// Grows at every scheduling point.
+    progress: AtomicUsize,
+    threads: Vec<OnceLock<(Thread, u64)>>,
+    state: Mutex<State>,
+}
+
+thread_local! {
+    static CURRENT: RefCell<Option<(Arc<Run>, usize)>> = const { RefCell::new(None) };
+    static TID: u64 = current_tid();
+}
+
+fn current() -> Option<(Arc<Run>, usize)> {
+    CURRENT.with(|c| c.borrow().clone())
+}
+
+/// True inside a controlled run (on one of its threads).
+pub(crate) fn is_controlled() -> bool {
+    CURRENT.with(|c| c.borrow().is_some())
+}
+
+impl Run {
+    pub(crate) fn new(n: usize, strategy: Box<dyn Strategy>) -> Arc<Run> {
+        Arc::new(Run {
+            n,
+            turn: AtomicUsize::new(NOBODY),
+            abort: AtomicBool::new(false),
+            free: AtomicBool::new(false),
+            progress: AtomicUsize::new(0),
+            threads: (0..n).map(|_| OnceLock::new()).collect(),
+            state: Mutex::new(State {
+                strategy,
+                status: vec![Status::Absent; n],
+                arrived: 0,
+                locks: HashMap::new(),
+                condvars: HashMap::new(),
+                barriers: HashMap::new(),
+                trace: Vec::new(),
+                deadlock: None,
+            }),
+        })
+    }
+
+    fn state(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The steps taken, in order.
+    pub(crate) fn trace(&self) -> Vec<Step> {
+        self.state().trace.clone()
+    }
+
+    /// The blocked threads, if the run deadlocked.
+    pub(crate) fn deadlock(&self) -> Option<Vec<(usize, Blocker, Where)>> {
+        self.state().deadlock.clone()
+    }
+
+    /// True if control had to be given up (code blocked outside the scheduler).
+    pub(crate) fn lost_control(&self) -> bool {
+        self.free.load(Ordering::Acquire)
+    }
+
+    pub(crate) fn progress(&self) -> usize {
+        self.progress.load(Ordering::Acquire)
+    }
+
+    /// Runs `f` as thread `t` of this run: waits until all threads arrived and the strategy
+    /// gives `t` the turn, and hands the turn on when `f` returns. A deadlock of the run
+    /// unwinds `f` with [`Aborted`] (caught by the caller's `catch_unwind`).
+    pub(crate) fn enter<R>(self: &Arc<Self>, t: usize, f: impl FnOnce() -> R) -> R {
+        let _ = self.threads[t].set((std::thread::current(), TID.with(|t| *t)));
+        CURRENT.with(|c| *c.borrow_mut() = Some((self.clone(), t)));
+        struct Exit<'a>(&'a Arc<Run>, usize);
+        impl Drop for Exit<'_> {
+            fn drop(&mut self) {
+                CURRENT.with(|c| *c.borrow_mut() = None);
+                self.0.finish(self.1);
+            }
+        }
+        let exit = Exit(self, t);
+        let first = {
+            let mut st = self.state();
+            st.status[t] = Status::Runnable;
+            st.arrived += 1;
+            if st.arrived == self.n {
+                let runnable = st.runnable();
+                Some(st.strategy.next(&runnable, None))
+            } else {
+                None
+            }
+        };
+        if let Some(first) = first {
+            self.give_turn(first);
+        }
+        self.wait_for_turn(t);
+        let r = f();
+        drop(exit);
+        r
+    }
+
+    fn finish(&self, t: usize) {
+        if self.abort.load(Ordering::Acquire) || self.free.load(Ordering::Acquire) {
+            return;
+        }
+        let next = {
+            let mut st = self.state();
+            st.status[t] = Status::Finished;
+            let runnable = st.runnable();
+            if runnable.is_empty() {
+                let blocked = st.blocked();
+                if blocked.is_empty() {
+                    None
+                } else {
+                    st.deadlock = Some(blocked);
+                    drop(st);
+                    self.abort_all();
+                    return;
+                }
+            } else {
+                Some(st.strategy.next(&runnable, None))
+            }
+        };
+        if let Some(next) = next {
+            self.give_turn(next);
+        }
+    }
+
+    fn give_turn(&self, t: usize) {
+        self.progress.fetch_add(1, Ordering::Release);
+        self.turn.store(t, Ordering::Release);
+        if let Some((th, _)) = self.threads[t].get() {
+            th.unpark();
+        }
+    }
+
+    fn abort_all(&self) {
+        self.abort.store(true, Ordering::Release);
+        for th in self.threads.iter().filter_map(OnceLock::get) {
+            th.0.unpark();
+        }
+    }
+
+    fn release_control(&self) {
+        self.free.store(true, Ordering::Release);
+        for th in self.threads.iter().filter_map(OnceLock::get) {
+            th.0.unpark();
+        }
+    }
+
+    /// Waits until thread `me` has the turn (or the run was aborted or freed).
+    fn wait_for_turn(&self, me: usize) {
+        let mut spins = 0u32;
+        let mut since: Option<(usize, usize, Instant)> = None;
+        loop {
+            if self.abort.load(Ordering::Acquire) {
+                if !std::thread::panicking() {
+                    std::panic::resume_unwind(Box::new(Aborted));
+                }
+                return;
+            }
+            let turn = self.turn.load(Ordering::Acquire);
+            if turn == me || self.free.load(Ordering::Acquire) {
+                return;
+            }
+            spins += 1;
+            if spins < 256 {
+                std::hint::spin_loop();
+                continue;
+            }
+            if spins < 512 {
+                std::thread::yield_now();
+                continue;
+            }
+            // Bounded hand-off: is the thread with the turn stuck outside the scheduler?
+            let progress = self.progress();
+            match since {
+                Some((p, t, at)) if p == progress && t == turn => {
+                    if at.elapsed() >= HANDOFF_BOUND && turn != NOBODY {
+                        let blocked = self.threads[turn]
+                            .get()
+                            .is_some_and(|(_, tid)| thread_is_blocked(*tid));
+                        if blocked {
+                            self.release_control();
+                            return;
+                        }
+                        since = Some((progress, turn, Instant::now()));
+                    }
+                }
+                _ => since = Some((progress, turn, Instant::now())),
+            }
+            std::thread::park_timeout(Duration::from_millis(1));
+        }
+    }
+
+    /// A scheduling point of thread `me`: record the step, let the strategy choose.
+    fn point(self: &Arc<Self>, me: usize, op: Op, obj: usize, at: Where) {
+        if self.free.load(Ordering::Acquire) || self.abort.load(Ordering::Acquire) {
+            return;
+        }
+        let next = {
+            let mut st = self.state();
+            st.trace.push(Step {
+                thread: me,
+                op,
+                obj,
+                at,
+            });
+            let runnable = st.runnable();
+            st.strategy.next(&runnable, Some(me))
+        };
+        if next != me {
+            self.give_turn(next);
+            self.wait_for_turn(me);
+        } else {
+            self.progress.fetch_add(1, Ordering::Release);
+        }
+    }
+
+    /// Thread `me` cannot go on until woken: hand the turn to someone else, or declare the
+    /// deadlock if nobody can run.
+    fn block(
+        self: &Arc<Self>,
+        me: usize,
+        mut st: std::sync::MutexGuard<'_, State>,
+        why: Blocker,
+        at: Where,
+    ) {
+        st.status[me] = Status::Blocked(why, at);
+        let runnable = st.runnable();
+        if runnable.is_empty() {
+            st.deadlock = Some(st.blocked());
+            drop(st);
+            self.abort_all();
+            self.wait_for_turn(me);
+            return;
+        }
+        let next = st.strategy.next(&runnable, None);
+        drop(st);
+        self.give_turn(next);
+        self.wait_for_turn(me);
+    }
+
+    fn acquire(self: &Arc<Self>, me: usize, obj: usize, exclusive: bool, at: Where) {
+        self.point(me, if exclusive { Op::Lock } else { Op::ReadLock }, obj, at);
+        loop {
+            if self.free.load(Ordering::Acquire) || self.abort.load(Ordering::Acquire) {
+                return;
+            }
+            let mut st = self.state();
+            let l = st.locks.entry(obj).or_default();
+            let free = l.writer.is_none() && (!exclusive || l.readers == 0);
+            if free {
+                if exclusive {
+                    l.writer = Some(me);
+                } else {
+                    l.readers += 1;
+                }
+                return;
+            }
+            self.block(me, st, Blocker::Lock(obj), at);
+        }
+    }
+
+    fn release(&self, obj: usize, exclusive: bool) {
+        if self.free.load(Ordering::Acquire) || self.abort.load(Ordering::Acquire) {
+            return;
+        }
+        let mut st = self.state();
+        if let Some(l) = st.locks.get_mut(&obj) {
+            if exclusive {
+                l.writer = None;
+            } else {
+                l.readers = l.readers.saturating_sub(1);
+            }
+        }
+        st.wake(|b| b == Blocker::Lock(obj));
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The hooks the `sync` shims and statement points call. Outside a controlled run they
+// return at once.
+// ---------------------------------------------------------------------------------------
+
+/// A scheduling point before an operation on `obj`.
+pub(crate) fn point(op: Op, obj: usize, at: Where) {
+    if let Some((run, me)) = current() {
+        run.point(me, op, obj, at);
+    }
+}
+
+/// Blocks (in the scheduler) until lock `obj` can be taken, and takes it.
+pub(crate) fn acquire(obj: usize, exclusive: bool, at: Where) {
+    if let Some((run, me)) = current() {
+        run.acquire(me, obj, exclusive, at);
+    }
+}
+
+/// Takes lock `obj` if it is free; false otherwise. A scheduling point either way.
+pub(crate) fn try_acquire(obj: usize, exclusive: bool, at: Where) -> bool {
+    let Some((run, me)) = current() else {
+        return true;
+    };
+    run.point(me, if exclusive { Op::Lock } else { Op::ReadLock }, obj, at);
+    if run.free.load(Ordering::Acquire) || run.abort.load(Ordering::Acquire) {
+        return true;
+    }
+    let mut st = run.state();
+    let l = st.locks.entry(obj).or_default();
+    if l.writer.is_none() && (!exclusive || l.readers == 0) {
+        if exclusive {
+            l.writer = Some(me);
+        } else {
+            l.readers += 1;
+        }
+        true
+    } else {
+        false
+    }
+}
+
+/// Releases lock `obj`; threads blocked on it become runnable.
+pub(crate) fn release(obj: usize, exclusive: bool) {
+    if let Some((run, _)) = current() {
+        run.release(obj, exclusive);
+    }
+}
+
+/// Condition variable `cv`: releases lock `mutex`, waits for a notification, re-takes the
+/// lock. A wait with no notifier left is a deadlock.
+pub(crate) fn wait(cv: usize, mutex: usize, at: Where) {
+    let Some((run, me)) = current() else { return };
+    run.point(me, Op::Wait, cv, at);
+    if run.free.load(Ordering::Acquire) || run.abort.load(Ordering::Acquire) {
+        return;
+    }
+    {
+        let mut st = run.state();
+        if let Some(l) = st.locks.get_mut(&mutex) {
+            l.writer = None;
+        }
+        st.wake(|b| b == Blocker::Lock(mutex));
+        st.condvars.entry(cv).or_default().push(me);
+        run.block(me, st, Blocker::Condvar(cv), at);
+    }
+    run.acquire(me, mutex, true, at);
+}
+
+/// Wakes one waiter of `cv` (chosen by the strategy), or all.
+pub(crate) fn notify(cv: usize, all: bool, at: Where) {
+    let Some((run, me)) = current() else { return };
+    run.point(me, Op::Notify, cv, at);
+    if run.free.load(Ordering::Acquire) || run.abort.load(Ordering::Acquire) {
+        return;
+    }
+    let mut st = run.state();
+    let mut waiters = st.condvars.remove(&cv).unwrap_or_default();
+    let woken: Vec<usize> = if all || waiters.is_empty() {
+        std::mem::take(&mut waiters)
+    } else {
+        let i = st.strategy.pick(waiters.len());
+        vec![waiters.swap_remove(i)]
+    };
+    if !waiters.is_empty() {
+        st.condvars.insert(cv, waiters);
+    }
+    for t in woken {
+        st.status[t] = Status::Runnable;
+    }
+}
+
+/// A barrier of `n` threads: true for the thread that releases it.
+pub(crate) fn barrier(obj: usize, n: usize, at: Where) -> Option<bool> {
+    let (run, me) = current()?;
+    run.point(me, Op::Barrier, obj, at);
+    if run.free.load(Ordering::Acquire) || run.abort.load(Ordering::Acquire) {
+        return None;
+    }
+    let mut st = run.state();
+    let count = st.barriers.entry(obj).or_insert(0);
+    *count += 1;
+    if *count >= n {
+        *count = 0;
+        st.wake(|b| b == Blocker::Barrier(obj));
+        return Some(true);
+    }
+    run.block(me, st, Blocker::Barrier(obj), at);
+    Some(false)
+}
+
+/// True if the current thread runs under control (the `sync` shims then also skip their
+/// std counterpart's blocking: the scheduler already decided who holds what).
+pub(crate) fn controlled_now() -> bool {
+    current().is_some_and(|(run, _)| {
+        !run.free.load(Ordering::Acquire) && !run.abort.load(Ordering::Acquire)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn here() -> Where {
+        Where::Code(Location::caller())
+    }
+
+    /// Runs `bodies` as the threads of one controlled run.
+    fn run_threads(run: &Arc<Run>, bodies: Vec<Box<dyn FnOnce() + Send>>) -> Vec<bool> {
+        let handles: Vec<_> = bodies
+            .into_iter()
+            .enumerate()
+            .map(|(t, body)| {
+                let run = run.clone();
+                std::thread::spawn(move || crate::panics::catch(|| run.enter(t, body)).is_ok())
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    }
+
+    #[test]
+    fn one_thread_at_a_time_and_the_same_seed_gives_the_same_interleaving() {
+        let order = |seed: u64| {
+            let run = Run::new(2, Box::new(RandomWalk::new(seed)));
+            let log = Arc::new(Mutex::new(Vec::new()));
+            let inside = Arc::new(AtomicUsize::new(0));
+            let bodies: Vec<Box<dyn FnOnce() + Send>> = (0..2)
+                .map(|t| {
+                    let (log, inside) = (log.clone(), inside.clone());
+                    Box::new(move || {
+                        for i in 0..20 {
+                            assert_eq!(
+                                inside.fetch_add(1, Ordering::SeqCst),
+                                0,
+                                "two threads ran at once"
+                            );
+                            log.lock().unwrap().push((t, i));
+                            inside.fetch_sub(1, Ordering::SeqCst);
+                            point(Op::Yield, 0, here());
+                        }
+                    }) as Box<dyn FnOnce() + Send>
+                })
+                .collect();
+            assert_eq!(run_threads(&run, bodies), vec![true, true]);
+            let v = log.lock().unwrap().clone();
+            v
+        };
+        let a = order(7);
+        assert_eq!(a.len(), 40);
+        for _ in 0..20 {
+            assert_eq!(order(7), a);
+        }
+        assert!(
+            (0..20).any(|s| order(s) != a),
+            "different seeds interleave differently"
+        );
+    }
+
+    #[test]
+    fn lock_order_inversion_is_an_exact_deadlock() {
+        // PCT with depth 2 and a few seeds: some schedule interleaves the two lock pairs.
+        let mut found = false;
+        for seed in 0..50 {
+            let run = Run::new(2, Box::new(RandomWalk::new(seed)));
+            let bodies: Vec<Box<dyn FnOnce() + Send>> = (0..2)
+                .map(|t| {
+                    Box::new(move || {
+                        let (a, b) = if t == 0 { (1, 2) } else { (2, 1) };
+                        acquire(a, true, here());
+                        acquire(b, true, here());
+                        release(b, true);
+                        release(a, true);
+                    }) as Box<dyn FnOnce() + Send>
+                })
+                .collect();
+            let ok = run_threads(&run, bodies);
+            if let Some(d) = run.deadlock() {
+                assert_eq!(ok, vec![false, false], "both blocked threads unwound");
+                assert_eq!(d.len(), 2);
+                found = true;
+                break;
+            }
+        }
+        assert!(found, "no seed in 50 interleaved the lock pairs");
+    }
+
+    #[test]
+    fn missed_notification_is_a_deadlock() {
+        let run = Run::new(1, Box::new(RandomWalk::new(1)));
+        let bodies: Vec<Box<dyn FnOnce() + Send>> = vec![Box::new(|| {
+            acquire(1, true, here());
+            wait(2, 1, here());
+        })];
+        assert_eq!(run_threads(&run, bodies), vec![false]);
+        let d = run.deadlock().expect("deadlock");
+        assert!(matches!(d[0].1, Blocker::Condvar(2)));
+    }
+
+    #[test]
+    fn pct_prefers_the_highest_priority() {
+        let mut p = Pct::new(3, 2, 1, 10);
+        let first = p.next(&[0, 1], None);
+        for _ in 0..10 {
+            assert_eq!(
+                p.next(&[0, 1], Some(first)),
+                first,
+                "no change points with depth 1"
+            );
+        }
+    }
+}
