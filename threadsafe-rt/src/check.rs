@@ -2,17 +2,20 @@
 //! every failure (Algorithm 2 of Pradel & Gross).
 
 use std::collections::HashSet;
+use std::sync::atomic::AtomicUsize;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::config::Config;
-use crate::exec::{ConcRunner, ExecOutcome, SeqRunner, Site};
+use crate::config::{Config, ScheduleMode, Strategy, REPLAY_ENV};
+use crate::exec::{BatchSpec, Blocked, ConcRunner, Control, ExecOutcome, SeqRunner};
 use crate::generate::description;
 use crate::generator::Generator;
 use crate::model::{linearizations, TestCase};
 use crate::report::{
-    method_at, render_body, render_reproducer, scope_name, Failure, Report, Verdict, Violation,
+    method_at, render_body, render_interleaving, render_reproducer, scope_name, Failure, Report,
+    Verdict, Violation,
 };
+use crate::sched::Step;
 use crate::subject::{Description, Subject};
 
 static CHECKS: Mutex<()> = Mutex::new(());
@@ -61,10 +64,17 @@ pub fn check<T: Subject>(config: &Config) -> Report {
         executions: 0,
         elapsed: Duration::ZERO,
         skipped: desc.skipped.clone(),
+        controlled_tests: 0,
+        uncontrolled_runs: 0,
         abandoned_threads: 0,
     };
     if let Some(why) = cannot_check(desc, config) {
         report.verdict = Verdict::CannotCheck(why);
+        return report;
+    }
+    if let Some(token) = &config.replay {
+        replay(desc, config, token, &mut report);
+        report.elapsed = start.elapsed();
         return report;
     }
     let deadline = start + config.budget;
@@ -79,23 +89,46 @@ pub fn check<T: Subject>(config: &Config) -> Report {
             let timeout = config
                 .deadlock_timeout
                 .unwrap_or_else(|| TIMEOUT_FLOOR.max(ready.seq_time * TIMEOUT_FACTOR));
-            let batch = conc.run_batch(desc, &ready.test, config.conc_execs, timeout, deadline);
+            let controlled = match config.schedule {
+                ScheduleMode::Controlled => true,
+                ScheduleMode::Stress => false,
+                _ => ready.points > 0,
+            };
+            report.controlled_tests += u64::from(controlled);
+            let spec = BatchSpec {
+                count: config.conc_execs,
+                timeout,
+                deadline,
+                control: controlled.then(|| control(config, conc.next_batch_seed(), 0)),
+            };
+            let batch = conc.run_batch(desc, &ready.test, spec);
             report.executions += batch.executions as u64;
+            report.uncontrolled_runs += batch.uncontrolled as u64;
             let failure = match batch.outcome {
                 ExecOutcome::Passed | ExecOutcome::Invalid => continue,
                 failure @ (ExecOutcome::Panicked(_) | ExecOutcome::Deadlock(_)) => failure,
             };
             if let Some(v) = oracle(desc, &ready.test, &failure, &mut seq, timeout) {
-                let failure = describe_failure(desc, &ready.test, &failure);
-                let repeat = (report.executions * 2).clamp(1_000, 100_000);
-                report.verdict = Verdict::Violation(Box::new(Violation {
-                    reproducer: render_reproducer(desc, &ready.test, &failure, config, repeat),
-                    failure,
-                    linearizations: v,
-                    tests_until_found: report.tests,
-                    executions_until_found: report.executions,
-                    time_to_bug: start.elapsed(),
-                }));
+                let replay = batch.trace.as_ref().map(|_| {
+                    ReplayToken {
+                        seed: config.seed,
+                        test: report.tests,
+                        execution: batch.executions - 1,
+                        strategy: config.strategy,
+                    }
+                    .to_string()
+                });
+                report.verdict = Verdict::Violation(Box::new(violation(
+                    desc,
+                    &ready.test,
+                    &failure,
+                    v,
+                    batch.trace.as_deref(),
+                    replay,
+                    config,
+                    &report,
+                    start,
+                )));
                 break 'rounds;
             }
             if Instant::now() >= deadline {
@@ -112,6 +145,172 @@ pub fn check<T: Subject>(config: &Config) -> Report {
     report.elapsed = start.elapsed();
     report.abandoned_threads = seq.abandoned() + conc.abandoned();
     report
+}
+
+fn control(config: &Config, base: u64, first: usize) -> Control {
+    Control {
+        strategy: config.strategy,
+        base,
+        first,
+        max_steps: AtomicUsize::new(INITIAL_STEP_ESTIMATE),
+    }
+}
+
+/// PCT's first guess of a run's length, before a run has been measured.
+const INITIAL_STEP_ESTIMATE: usize = 20;
+
+#[allow(clippy::too_many_arguments)]
+fn violation<T>(
+    desc: &Description<T>,
+    test: &TestCase,
+    failure: &ExecOutcome,
+    linearizations: usize,
+    trace: Option<&[Step]>,
+    replay: Option<String>,
+    config: &Config,
+    report: &Report,
+    start: Instant,
+) -> Violation {
+    let failure = describe_failure(desc, test, failure);
+    let repeat = (report.executions * 2).clamp(1_000, 100_000);
+    Violation {
+        reproducer: render_reproducer(desc, test, &failure, config, repeat, replay.as_deref()),
+        interleaving: trace.map(|t| render_interleaving(desc, test, t)),
+        replay,
+        failure,
+        linearizations,
+        tests_until_found: report.tests,
+        executions_until_found: report.executions,
+        time_to_bug: start.elapsed(),
+    }
+}
+
+/// Where a controlled execution can be found again: the generator's seed, the test's
+/// number, the execution's number in its batch, and the strategy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ReplayToken {
+    pub(crate) seed: u64,
+    pub(crate) test: u64,
+    pub(crate) execution: usize,
+    pub(crate) strategy: Strategy,
+}
+
+impl std::fmt::Display for ReplayToken {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let strategy = match self.strategy {
+            Strategy::Pct { depth } => format!("pct{depth}"),
+            _ => "random".to_string(),
+        };
+        write!(
+            f,
+            "{}.{}.{}.{strategy}",
+            self.seed, self.test, self.execution
+        )
+    }
+}
+
+impl std::str::FromStr for ReplayToken {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let bad = || {
+            format!("{REPLAY_ENV}={s:?} is not a replay token: use the one a report printed, e.g. `7.12.3.random`")
+        };
+        let parts: Vec<&str> = s.trim().split('.').collect();
+        let [seed, test, execution, strategy] = parts[..] else {
+            return Err(bad());
+        };
+        let strategy = match strategy {
+            "random" => Strategy::Random,
+            p => Strategy::Pct {
+                depth: p
+                    .strip_prefix("pct")
+                    .and_then(|d| d.parse().ok())
+                    .ok_or_else(bad)?,
+            },
+        };
+        Ok(ReplayToken {
+            seed: seed.parse().map_err(|_| bad())?,
+            test: test.parse().map_err(|_| bad())?,
+            execution: execution.parse().map_err(|_| bad())?,
+            strategy,
+        })
+    }
+}
+
+/// Re-runs exactly the controlled execution a token names: the same seed generates the
+/// same tests, and the same schedule seed makes the same choices.
+fn replay<T: Subject>(
+    desc: &'static Description<T>,
+    config: &Config,
+    token: &str,
+    report: &mut Report,
+) {
+    let token: ReplayToken = match token.parse() {
+        Ok(t) => t,
+        Err(e) => {
+            report.verdict = Verdict::CannotCheck(e);
+            return;
+        }
+    };
+    let mut config = config.clone();
+    config.seed = token.seed;
+    config.strategy = token.strategy;
+    report.seed = token.seed;
+    let mut seq = SeqRunner::new();
+    let mut conc = ConcRunner::new(config.executor, config.seed);
+    let far = Instant::now() + Duration::from_secs(24 * 3600);
+    let mut hung = HashSet::new();
+    let mut number = 0;
+    for round in 0.. {
+        let mut gen = Generator::new(desc, &config, round, std::mem::take(&mut hung));
+        while let Some(ready) = gen.next_test(&mut seq, far) {
+            number += 1;
+            if number < token.test {
+                conc.skip_batch();
+                continue;
+            }
+            let timeout = config
+                .deadlock_timeout
+                .unwrap_or_else(|| TIMEOUT_FLOOR.max(ready.seq_time * TIMEOUT_FACTOR));
+            let spec = BatchSpec {
+                count: 1,
+                timeout,
+                deadline: far,
+                control: Some(control(&config, conc.next_batch_seed(), token.execution)),
+            };
+            let start = Instant::now();
+            let batch = conc.run_batch(desc, &ready.test, spec);
+            report.tests = number;
+            report.executions = 1;
+            let failure @ (ExecOutcome::Panicked(_) | ExecOutcome::Deadlock(_)) = batch.outcome
+            else {
+                report.verdict = Verdict::CannotCheck(format!(
+                    "replay {token}: the execution passed this time (has the code or the seed changed?)"
+                ));
+                return;
+            };
+            let v = oracle(desc, &ready.test, &failure, &mut seq, timeout).unwrap_or(0);
+            report.verdict = Verdict::Violation(Box::new(violation(
+                desc,
+                &ready.test,
+                &failure,
+                v,
+                batch.trace.as_deref(),
+                Some(token.to_string()),
+                &config,
+                report,
+                start,
+            )));
+            return;
+        }
+        if gen.cannot_instantiate.is_some() || round > 64 {
+            break;
+        }
+        hung = gen.hung;
+    }
+    report.verdict = Verdict::CannotCheck(format!(
+        "replay {token}: the generator made fewer tests than that"
+    ));
 }
 
 fn cannot_check<T>(desc: &Description<T>, config: &Config) -> Option<String> {
@@ -166,9 +365,15 @@ fn oracle<T: Send + Sync + 'static>(
 }
 
 fn describe_failure<T>(desc: &Description<T>, test: &TestCase, outcome: &ExecOutcome) -> Failure {
-    let at = |s: &Site| {
+    let at = |b: &Blocked| {
+        let s = &b.site;
+        let waiting = b
+            .waiting
+            .as_ref()
+            .map(|w| format!(", {w}"))
+            .unwrap_or_default();
         format!(
-            "{} in `{}`",
+            "{} in `{}`{waiting}",
             scope_name(s.scope),
             method_at(desc, test, s.scope, s.call)
         )

@@ -7,6 +7,8 @@ use std::time::Duration;
 pub const SEED_ENV: &str = "THREADSAFE_SEED";
 /// Environment variable that overrides [`Config::budget`] (a duration such as `500ms`, `30s`, `10m`).
 pub const BUDGET_ENV: &str = "THREADSAFE_BUDGET";
+/// Environment variable that replays one controlled execution: the token a report printed.
+pub const REPLAY_ENV: &str = "THREADSAFE_REPLAY";
 
 /// How the suffixes of a test are run concurrently.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -18,6 +20,34 @@ pub enum Executor {
     /// The original tool's way, for comparison: a new thread per suffix per execution,
     /// started with `std::sync::Barrier`.
     Paper,
+}
+
+/// How the threads of an execution are scheduled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ScheduleMode {
+    /// Controlled when the type reaches scheduling points (a `threadsafe_rt::sync`
+    /// primitive, or statements of methods annotated in a test build), stress otherwise.
+    Auto,
+    /// One thread at a time, switching at scheduling points as the strategy decides: a seed
+    /// and an execution number replay the same interleaving.
+    Controlled,
+    /// Free-running threads (with noise at statement points).
+    Stress,
+}
+
+/// Who runs next at a scheduling point of a controlled execution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Strategy {
+    /// Uniformly random among the runnable threads, at every point.
+    Random,
+    /// Probabilistic Concurrency Testing (Burckhardt et al., ASPLOS 2010) for bugs of the
+    /// given depth: random thread priorities and `depth - 1` random priority change points.
+    Pct {
+        /// The bug depth aimed at (the number of ordering constraints), at least 1.
+        depth: usize,
+    },
 }
 
 /// Parameters of a check. Start from [`Config::default`] and set fields; the defaults are
@@ -57,8 +87,15 @@ pub struct Config {
     /// How long a run may make no progress before it counts as a deadlock; `None` derives
     /// it from the sequential run time of each test, at least 250 ms.
     pub deadlock_timeout: Option<Duration>,
-    /// How the suffixes run concurrently.
+    /// How the suffixes run concurrently when they run free.
     pub executor: Executor,
+    /// Controlled or free-running threads.
+    pub schedule: ScheduleMode,
+    /// The strategy of controlled executions.
+    pub strategy: Strategy,
+    /// Replays one controlled execution from the token a report printed (see
+    /// [`REPLAY_ENV`]); `None` runs the check.
+    pub replay: Option<String>,
 }
 
 impl Default for Config {
@@ -75,6 +112,9 @@ impl Default for Config {
             budget: Duration::from_secs(1),
             deadlock_timeout: None,
             executor: Executor::Stress,
+            schedule: ScheduleMode::Auto,
+            strategy: Strategy::Random,
+            replay: None,
         }
     }
 }
@@ -99,7 +139,10 @@ impl Config {
     /// let config = threadsafe_rt::Config::default().with_env().unwrap();
     /// assert!(config.threads >= 2);
     /// ```
-    pub fn with_env(self) -> Result<Self, ConfigError> {
+    pub fn with_env(mut self) -> Result<Self, ConfigError> {
+        if let Ok(token) = std::env::var(REPLAY_ENV) {
+            self.replay = Some(token);
+        }
         self.with_overrides(
             std::env::var(SEED_ENV).ok().as_deref(),
             std::env::var(BUDGET_ENV).ok().as_deref(),
@@ -143,6 +186,11 @@ impl Config {
             if v == 0 {
                 return Err(ConfigError(format!("config `{name}` must be at least 1")));
             }
+        }
+        if let Strategy::Pct { depth: 0 } = self.strategy {
+            return Err(ConfigError(
+                "config `strategy`: PCT depth must be at least 1".to_string(),
+            ));
         }
         if !(2..=4).contains(&self.threads) {
             return Err(ConfigError(format!(

@@ -10,10 +10,11 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Barrier, Mutex};
 use std::time::Duration;
 
-use crate::config::Executor;
+use crate::config::{Executor, Strategy};
 use crate::generate::Gen;
 use crate::model::{Arg, Call, Made, Out, Scope, TestCase};
 use crate::panics::{self, PanicRecord};
+use crate::sched::{self, Pct, RandomWalk, Run, Step};
 use crate::subject::{ArgSlot, Description, Frame, Output, ParamKind, Receiver, RecvSlot};
 use crate::worker::{Done, Worker};
 
@@ -248,6 +249,8 @@ pub(crate) fn call_shared<T>(
 #[derive(Debug, Default)]
 pub(crate) struct SeqRun {
     pub(crate) steps: Vec<(Scope, usize, CallOutcome)>,
+    /// Scheduling points reached (sync primitives, statement points).
+    pub(crate) points: u64,
 }
 
 impl SeqRun {
@@ -373,7 +376,9 @@ impl SeqRunner {
     ) -> Option<(SeqRun, Duration)> {
         self.worker.run(timeout, move || {
             let start = std::time::Instant::now();
-            let r = run_sequential(desc, &test, &order, post);
+            let points = sched::points_seen();
+            let mut r = run_sequential(desc, &test, &order, post);
+            r.points = sched::points_seen() - points;
             (r, start.elapsed())
         })
     }
@@ -398,8 +403,26 @@ pub(crate) enum ExecOutcome {
     Invalid,
     /// Calls panicked: all panics, the first one first.
     Panicked(Vec<(Site, PanicRecord)>),
-    /// Some threads made no progress for the timeout, twice: where each one was.
-    Deadlock(Vec<Site>),
+    /// Threads blocked for good: where each one was, and (under control) what it waited for.
+    Deadlock(Vec<Blocked>),
+}
+
+/// A thread of a deadlocked execution.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Blocked {
+    pub(crate) site: Site,
+    /// What it waited for and where, when the scheduler knows (`a lock at src/x.rs:3:9`).
+    pub(crate) waiting: Option<String>,
+}
+
+fn blocked_at(sites: Vec<Site>) -> Vec<Blocked> {
+    sites
+        .into_iter()
+        .map(|site| Blocked {
+            site,
+            waiting: None,
+        })
+        .collect()
 }
 
 /// Per thread: 0 before its first call, `k + 1` inside call `k`, `IDLE` otherwise.
@@ -441,6 +464,7 @@ fn run_suffix<T>(
     let mut results = Vec::new();
     for (k, (call, f)) in test.threads[t].iter().zip(fresh).enumerate() {
         at.store(k + 1, Ordering::Release);
+        sched::set_call(k);
         let o = call_shared(desc, call, pool, scope, &mut local, f);
         let stop = !matches!(o, CallOutcome::Ok(_));
         results.push((Site { scope, call: k }, o));
@@ -489,7 +513,7 @@ fn evaluate(results: &[(Site, CallOutcome)]) -> ExecOutcome {
     let mut panics: Vec<(Site, PanicRecord)> = results
         .iter()
         .filter_map(|(s, o)| match o {
-            CallOutcome::Panic(p) => Some((*s, p.clone())),
+            CallOutcome::Panic(p) if !p.aborted => Some((*s, p.clone())),
             _ => None,
         })
         .collect();
@@ -564,7 +588,10 @@ struct Batch<T: 'static> {
     n: usize,
     count: usize,
     deadline: std::time::Instant,
-    pool: Mutex<Option<Arc<Pool<T>>>>,
+    /// The prefix's pool of the current execution, and its controlled run if any.
+    current: Mutex<Option<Execution<T>>>,
+    /// Controlled executions: the strategy and what seeds their schedules.
+    control: Option<Control>,
     published: AtomicUsize,
     arrived: AtomicUsize,
     finished: AtomicUsize,
@@ -583,24 +610,67 @@ struct Batch<T: 'static> {
     results: Vec<Mutex<Vec<(Site, CallOutcome)>>>,
     executions: AtomicUsize,
     outcome: Mutex<Option<ExecOutcome>>,
+    /// The schedule of the failing controlled execution.
+    trace: Mutex<Option<Vec<Step>>>,
+    /// Controlled executions that lost control (blocked outside the scheduler).
+    uncontrolled: AtomicUsize,
     done: Done,
+}
+
+/// One execution's prefix state, and its controlled run if any.
+type Execution<T> = (Arc<Pool<T>>, Option<Arc<Run>>);
+
+/// How the executions of a batch are controlled.
+pub(crate) struct Control {
+    pub(crate) strategy: Strategy,
+    /// Execution `e` of the batch replays schedule `schedule_seed(base, first + e)`.
+    pub(crate) base: u64,
+    pub(crate) first: usize,
+    /// Steps of the longest run so far: PCT's estimate of a run's length.
+    pub(crate) max_steps: AtomicUsize,
+}
+
+/// The schedule seed of execution `e` of the test whose batch seed is `base`.
+pub(crate) fn schedule_seed(base: u64, e: usize) -> u64 {
+    crate::generator::round_seed(base, e as u32 ^ 0x5eed_0000)
+}
+
+impl Control {
+    fn run(&self, n: usize, e: usize) -> Arc<Run> {
+        let seed = schedule_seed(self.base, self.first + e);
+        let strategy: Box<dyn sched::Strategy> = match self.strategy {
+            Strategy::Pct { depth } => Box::new(Pct::new(
+                seed,
+                n,
+                depth,
+                self.max_steps.load(Ordering::Relaxed),
+            )),
+            _ => Box::new(RandomWalk::new(seed)),
+        };
+        Run::new(n, strategy)
+    }
 }
 
 impl<T: Send + Sync + 'static> Batch<T> {
     fn thread_body(&self, t: usize) {
         for e in 0..self.count {
             if t == 0 {
-                let pool = if self.stop.load(Ordering::Acquire)
+                let current = if self.stop.load(Ordering::Acquire)
                     || std::time::Instant::now() >= self.deadline
                 {
                     None
                 } else {
-                    run_prefix(self.desc, &self.test).map(Arc::new)
+                    run_prefix(self.desc, &self.test).map(|pool| {
+                        (
+                            Arc::new(pool),
+                            self.control.as_ref().map(|c| c.run(self.n, e)),
+                        )
+                    })
                 };
-                if pool.is_none() {
+                if current.is_none() {
                     self.stop.store(true, Ordering::Release);
                 }
-                *self.pool.lock().unwrap_or_else(|p| p.into_inner()) = pool;
+                *self.current.lock().unwrap_or_else(|p| p.into_inner()) = current;
                 self.published.store(e + 1, Ordering::Release);
             } else if !spin_until(&self.abort, || self.published.load(Ordering::Acquire) > e) {
                 return;
@@ -608,19 +678,14 @@ impl<T: Send + Sync + 'static> Batch<T> {
             if self.stop.load(Ordering::Acquire) {
                 break;
             }
-            let pool = self.pool.lock().unwrap_or_else(|p| p.into_inner()).clone();
-            let Some(pool) = pool else { break };
+            let current = self
+                .current
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .clone();
+            let Some((pool, run)) = current else { break };
             let fresh = materialize_all(self.desc, &self.test.threads[t]);
-            self.arrived.fetch_add(1, Ordering::AcqRel);
-            if !spin_until(&self.abort, || {
-                self.arrived.load(Ordering::Acquire) >= (e + 1) * self.n
-            }) {
-                return;
-            }
-            for _ in 0..start_jitter(self.jitter_seed, e, t) {
-                std::hint::spin_loop();
-            }
-            let results = match fresh {
+            let suffix = |fresh: Option<Vec<FreshArgs>>| match fresh {
                 Some(f) => run_suffix(self.desc, &self.test, t, &pool, f, &self.at[t]),
                 None => vec![(
                     Site {
@@ -630,6 +695,34 @@ impl<T: Send + Sync + 'static> Batch<T> {
                     CallOutcome::Unavailable,
                 )],
             };
+            let results = match &run {
+                // The run's scheduler starts the threads once all have entered.
+                Some(run) => match panics::catch(|| run.enter(t, || suffix(fresh))) {
+                    Ok(r) => r,
+                    Err(p) => vec![(
+                        Site {
+                            scope: Scope::Thread(t),
+                            call: 0,
+                        },
+                        CallOutcome::Panic(p),
+                    )],
+                },
+                None => {
+                    self.arrived.fetch_add(1, Ordering::AcqRel);
+                    if !spin_until(&self.abort, || {
+                        self.arrived.load(Ordering::Acquire) >= (e + 1) * self.n
+                    }) {
+                        return;
+                    }
+                    for _ in 0..start_jitter(self.jitter_seed, e, t) {
+                        std::hint::spin_loop();
+                    }
+                    sched::set_noise(self.jitter_seed ^ ((e as u64) << 8) ^ (t as u64) | 1);
+                    let r = suffix(fresh);
+                    sched::set_noise(0);
+                    r
+                }
+            };
             self.heartbeat.fetch_add(1, Ordering::Relaxed);
             self.results[t]
                 .lock()
@@ -637,7 +730,7 @@ impl<T: Send + Sync + 'static> Batch<T> {
                 .extend(results);
             if self.finished.fetch_add(1, Ordering::AcqRel) + 1 == (e + 1) * self.n {
                 self.evaluator.store(t, Ordering::Release);
-                self.evaluate(&pool);
+                self.evaluate(&pool, run.as_ref());
                 self.evaluated.store(e + 1, Ordering::Release);
             } else if !spin_until(&self.abort, || self.evaluated.load(Ordering::Acquire) > e) {
                 return;
@@ -647,16 +740,49 @@ impl<T: Send + Sync + 'static> Batch<T> {
         self.done.finish();
     }
 
-    fn evaluate(&self, pool: &Pool<T>) {
+    fn evaluate(&self, pool: &Pool<T>, run: Option<&Arc<Run>>) {
         let mut all = Vec::new();
         for r in &self.results {
             all.append(&mut r.lock().unwrap_or_else(|p| p.into_inner()));
         }
-        run_post(self.desc, &self.test, pool, &mut all, &self.at[self.n]);
+        let deadlock = run.and_then(|r| r.deadlock());
+        if deadlock.is_none() {
+            run_post(self.desc, &self.test, pool, &mut all, &self.at[self.n]);
+        }
         self.executions.fetch_add(1, Ordering::Relaxed);
-        let outcome = evaluate(&all);
+        let outcome = match deadlock {
+            Some(blocked) => ExecOutcome::Deadlock(
+                blocked
+                    .iter()
+                    .map(|(t, why, at)| Blocked {
+                        site: all
+                            .iter()
+                            .find(|(s, o)| {
+                                s.scope == Scope::Thread(*t)
+                                    && matches!(o, CallOutcome::Panic(p) if p.aborted)
+                            })
+                            .map(|(s, _)| *s)
+                            .unwrap_or(Site {
+                                scope: Scope::Thread(*t),
+                                call: 0,
+                            }),
+                        waiting: Some(format!("{} at {at}", why.describe())),
+                    })
+                    .collect(),
+            ),
+            None => evaluate(&all),
+        };
+        if let (Some(run), Some(c)) = (run, &self.control) {
+            if run.lost_control() {
+                self.uncontrolled.fetch_add(1, Ordering::Relaxed);
+            }
+            c.max_steps.fetch_max(run.steps(), Ordering::Relaxed);
+        }
         if !matches!(outcome, ExecOutcome::Passed) {
             self.stop.store(true, Ordering::Release);
+            if let Some(run) = run {
+                *self.trace.lock().unwrap_or_else(|p| p.into_inner()) = Some(run.trace());
+            }
             *self.outcome.lock().unwrap_or_else(|p| p.into_inner()) = Some(outcome);
         }
     }
@@ -682,6 +808,18 @@ pub(crate) struct BatchOutcome {
     pub(crate) executions: usize,
     /// The first execution that did not pass, if any (then the batch stopped there).
     pub(crate) outcome: ExecOutcome,
+    /// Its schedule, when it was controlled.
+    pub(crate) trace: Option<Vec<Step>>,
+    /// Controlled executions that had to give up control.
+    pub(crate) uncontrolled: usize,
+}
+
+/// What to run: how many executions, how long to wait, and whether under control.
+pub(crate) struct BatchSpec {
+    pub(crate) count: usize,
+    pub(crate) timeout: Duration,
+    pub(crate) deadline: std::time::Instant,
+    pub(crate) control: Option<Control>,
 }
 
 /// Runs tests concurrently, many times each.
@@ -706,46 +844,64 @@ impl ConcRunner {
         self.workers.iter().map(|w| w.abandoned).sum()
     }
 
-    /// Up to `count` executions of `test`, each on a fresh prefix, stopping at the first
-    /// that fails (or is invalid) or at the deadline.
+    /// Up to `spec.count` executions of `test`, each on a fresh prefix, stopping at the
+    /// first that fails (or is invalid) or at the deadline. Controlled executions (with
+    /// `spec.control`) run on the stress workers too, one thread at a time.
     pub(crate) fn run_batch<T: Send + Sync + 'static>(
         &mut self,
         desc: &'static Description<T>,
         test: &Arc<TestCase>,
-        count: usize,
-        timeout: Duration,
-        deadline: std::time::Instant,
+        spec: BatchSpec,
     ) -> BatchOutcome {
+        self.batches += 1;
         match self.executor {
-            Executor::Paper => self.paper_batch(desc, test, count, timeout, deadline),
-            _ => self.stress_batch(desc, test, count, timeout, deadline),
+            Executor::Paper if spec.control.is_none() => self.paper_batch(desc, test, &spec),
+            _ => self.worker_batch(desc, test, spec),
         }
     }
 
-    fn stress_batch<T: Send + Sync + 'static>(
+    /// The seed that the start delays and schedule seeds of the current test derive from.
+    fn batch_seed(&self) -> u64 {
+        self.seed ^ self.batches.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+
+    /// The seed of the next batch (its test's number in the check decides it).
+    pub(crate) fn next_batch_seed(&self) -> u64 {
+        self.seed ^ (self.batches + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+
+    /// Counts a test as run without running it (replay skips to its test).
+    pub(crate) fn skip_batch(&mut self) {
+        self.batches += 1;
+    }
+
+    fn worker_batch<T: Send + Sync + 'static>(
         &mut self,
         desc: &'static Description<T>,
         test: &Arc<TestCase>,
-        count: usize,
-        timeout: Duration,
-        deadline: std::time::Instant,
+        spec: BatchSpec,
     ) -> BatchOutcome {
         let n = test.threads.len();
-        self.batches += 1;
-        let jitter_seed = self.seed ^ self.batches.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let BatchSpec {
+            count,
+            timeout,
+            deadline,
+            control,
+        } = spec;
         let batch = Arc::new(Batch {
             desc,
             test: test.clone(),
             n,
             count,
             deadline,
-            pool: Mutex::new(None),
+            current: Mutex::new(None),
+            control,
             published: AtomicUsize::new(0),
             arrived: AtomicUsize::new(0),
             finished: AtomicUsize::new(0),
             evaluated: AtomicUsize::new(0),
             stop: AtomicBool::new(false),
-            jitter_seed,
+            jitter_seed: self.batch_seed(),
             abort: AtomicBool::new(false),
             evaluator: AtomicUsize::new(0),
             at: (0..=n).map(|_| AtomicUsize::new(IDLE)).collect(),
@@ -753,6 +909,8 @@ impl ConcRunner {
             results: (0..n).map(|_| Mutex::new(Vec::new())).collect(),
             executions: AtomicUsize::new(0),
             outcome: Mutex::new(None),
+            trace: Mutex::new(None),
+            uncontrolled: AtomicUsize::new(0),
             done: Done::new(n),
         });
         while self.workers.len() < n {
@@ -779,6 +937,7 @@ impl ConcRunner {
         };
         let finished = batch.done.wait(timeout, progress, blocked);
         let executions = batch.executions.load(Ordering::Acquire);
+        let uncontrolled = batch.uncontrolled.load(Ordering::Acquire);
         if !finished {
             batch.abort.store(true, Ordering::Release);
             let stuck = batch.stuck();
@@ -794,11 +953,13 @@ impl ConcRunner {
             let outcome = if stuck.is_empty() {
                 ExecOutcome::Invalid
             } else {
-                ExecOutcome::Deadlock(stuck)
+                ExecOutcome::Deadlock(blocked_at(stuck))
             };
             return BatchOutcome {
                 executions: executions + 1,
                 outcome,
+                trace: None,
+                uncontrolled: uncontrolled + 1,
             };
         }
         let outcome = batch
@@ -807,9 +968,12 @@ impl ConcRunner {
             .unwrap_or_else(|p| p.into_inner())
             .take()
             .unwrap_or(ExecOutcome::Passed);
+        let trace = batch.trace.lock().unwrap_or_else(|p| p.into_inner()).take();
         BatchOutcome {
             executions,
             outcome,
+            trace,
+            uncontrolled,
         }
     }
 
@@ -819,29 +983,23 @@ impl ConcRunner {
         &mut self,
         desc: &'static Description<T>,
         test: &Arc<TestCase>,
-        count: usize,
-        timeout: Duration,
-        deadline: std::time::Instant,
+        spec: &BatchSpec,
     ) -> BatchOutcome {
         let n = test.threads.len();
-        for e in 0..count {
-            if std::time::Instant::now() >= deadline {
-                return BatchOutcome {
-                    executions: e,
-                    outcome: ExecOutcome::Passed,
-                };
-            }
-            let outcome = self.paper_execution(desc, test, n, timeout);
+        let mut executions = 0;
+        let mut outcome = ExecOutcome::Passed;
+        while executions < spec.count && std::time::Instant::now() < spec.deadline {
+            executions += 1;
+            outcome = self.paper_execution(desc, test, n, spec.timeout);
             if !matches!(outcome, ExecOutcome::Passed) {
-                return BatchOutcome {
-                    executions: e + 1,
-                    outcome,
-                };
+                break;
             }
         }
         BatchOutcome {
-            executions: count,
-            outcome: ExecOutcome::Passed,
+            executions,
+            outcome,
+            trace: None,
+            uncontrolled: 0,
         }
     }
 
@@ -902,7 +1060,7 @@ impl ConcRunner {
                 .fold(0, usize::wrapping_add)
         };
         if !run.done.wait(timeout, progress, || true) {
-            let stuck = calls_in_progress(&run.at);
+            let stuck = blocked_at(calls_in_progress(&run.at));
             return if stuck.is_empty() {
                 ExecOutcome::Invalid
             } else {

@@ -23,6 +23,8 @@ use crate::subject::{Description, ParamKind, Receiver};
 pub(crate) struct ReadyTest {
     pub(crate) test: Arc<TestCase>,
     pub(crate) seq_time: Duration,
+    /// Scheduling points its sequential run reached: none means nothing to control.
+    pub(crate) points: u64,
 }
 
 struct Prefix {
@@ -386,6 +388,7 @@ impl<'c, T: Send + Sync + 'static> Generator<'c, T> {
             true,
             self.seq_timeout,
         )?;
+        let mut points = base.points;
         if base.all_ok() {
             let mut vars = self.prefixes[p].vars.clone();
             for _ in 0..self.config.post_calls {
@@ -420,6 +423,7 @@ impl<'c, T: Send + Sync + 'static> Generator<'c, T> {
                         }
                         test.post.push(call);
                         seq_time = t;
+                        points = run.points;
                     }
                     Some(_) => {}
                     None => {
@@ -431,6 +435,7 @@ impl<'c, T: Send + Sync + 'static> Generator<'c, T> {
         Some(ReadyTest {
             test: Arc::new(test),
             seq_time,
+            points,
         })
     }
 

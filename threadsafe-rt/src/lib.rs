@@ -108,13 +108,15 @@ mod generator;
 mod model;
 mod panics;
 mod report;
-#[allow(dead_code)] // wired into the executor by the controlled-scheduler work in progress
+#[allow(dead_code)] // the sync shims (in progress) use the rest
 mod sched;
 mod subject;
 mod worker;
 
 pub use check::{check, generated_tests};
-pub use config::{Config, ConfigError, Executor, BUDGET_ENV, SEED_ENV};
+pub use config::{
+    Config, ConfigError, Executor, ScheduleMode, Strategy, BUDGET_ENV, REPLAY_ENV, SEED_ENV,
+};
 pub use generate::{Gen, Generate};
 pub use report::{Failure, Report, Verdict, Violation};
 pub use subject::{Description, Skipped, Subject};
@@ -124,6 +126,13 @@ pub use threadsafe_derive::thread_safe;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::check::run_test;
+    pub use crate::sched::StatementPoint;
+
+    /// A statement point of an annotated method (inserted by the expansion in test builds).
+    #[inline]
+    pub fn statement(p: &'static StatementPoint) {
+        crate::sched::statement(p);
+    }
     pub use crate::subject::{
         CloneNo, CloneYes, Description, Frame, InstancePass, Op, Param, Pass, Probe, Receiver,
         Stash, StashDrop, StashKeep, Unavailable, ViaGenerate, ViaNothing, ViaSubject,

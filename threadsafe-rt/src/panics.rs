@@ -20,6 +20,9 @@ pub struct PanicRecord {
     pub message: String,
     /// Process-wide order of the panic, to tell which of two threads panicked first.
     pub(crate) order: u64,
+    /// Not a panic of the code under test: the thread was unwound because its controlled
+    /// run deadlocked.
+    pub(crate) aborted: bool,
 }
 
 thread_local! {
@@ -43,6 +46,7 @@ fn install() {
                     location,
                     message: payload_message(info.payload()),
                     order: ORDER.fetch_add(1, Ordering::SeqCst),
+                    aborted: false,
                 };
                 LAST.with(|l| *l.borrow_mut() = Some(record));
             } else {
@@ -76,12 +80,21 @@ pub(crate) fn catch<R>(f: impl FnOnce() -> R) -> Result<R, PanicRecord> {
     let result = panic::catch_unwind(AssertUnwindSafe(f));
     CAPTURE.with(|c| c.set(was));
     result.map_err(|payload| {
-        LAST.with(|l| l.borrow_mut().take())
-            .unwrap_or_else(|| PanicRecord {
+        let aborted = payload.is::<crate::sched::Aborted>();
+        let last = LAST.with(|l| l.borrow_mut().take());
+        match last {
+            Some(record) if !aborted => record,
+            _ => PanicRecord {
                 location: "<unknown>".to_string(),
-                message: payload_message(&*payload),
+                message: if aborted {
+                    "unwound: the controlled run deadlocked".to_string()
+                } else {
+                    payload_message(&*payload)
+                },
                 order: ORDER.fetch_add(1, Ordering::SeqCst),
-            })
+                aborted,
+            },
+        }
     })
 }
 

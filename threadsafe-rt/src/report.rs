@@ -6,6 +6,7 @@ use std::time::Duration;
 use crate::config::Config;
 use crate::generate::{assoc_path, Gen};
 use crate::model::{Arg, Call, Made, OpId, Out, Scope, TestCase, VarRef};
+use crate::sched::{Step, Where};
 use crate::subject::{Description, InstancePass, ParamKind, Pass, Receiver, Skipped};
 
 /// The outcome of [`check`](crate::check).
@@ -26,6 +27,11 @@ pub struct Report {
     pub elapsed: Duration,
     /// Methods left out, with the reason.
     pub skipped: Vec<Skipped>,
+    /// Tests whose executions ran under the controlled scheduler.
+    pub controlled_tests: u64,
+    /// Controlled executions that had to give up control (something blocked outside the
+    /// scheduler, e.g. on a `std::sync::Mutex`): they ran free from that point.
+    pub uncontrolled_runs: u64,
     /// Worker threads this check left blocked in deadlocked code (std locks cannot be
     /// broken; the threads stay blocked until the process exits).
     pub abandoned_threads: usize,
@@ -60,6 +66,10 @@ pub struct Violation {
     pub time_to_bug: Duration,
     /// A `#[test]` function that re-creates the prefix and runs the suffixes on threads.
     pub reproducer: String,
+    /// The failing schedule, step by step, when the execution was controlled.
+    pub interleaving: Option<String>,
+    /// `THREADSAFE_REPLAY` token that re-runs exactly this execution (controlled only).
+    pub replay: Option<String>,
 }
 
 /// How a concurrent execution failed.
@@ -136,6 +146,16 @@ impl fmt::Display for Report {
                     v.executions_until_found,
                     v.time_to_bug.as_secs_f64()
                 )?;
+                if let Some(token) = &v.replay {
+                    writeln!(
+                        f,
+                        "  replay:  THREADSAFE_REPLAY={token} re-runs exactly this execution"
+                    )?;
+                }
+                if let Some(table) = &v.interleaving {
+                    writeln!(f, "\n  The failing interleaving (one thread at a time):")?;
+                    write!(f, "{table}")?;
+                }
             }
             Verdict::NoViolationFound => {
                 writeln!(
@@ -153,6 +173,13 @@ impl fmt::Display for Report {
             for s in &self.skipped {
                 writeln!(f, "    - `{}`: {}", s.method, s.reason)?;
             }
+        }
+        if self.uncontrolled_runs > 0 {
+            writeln!(
+                f,
+                "  note: {} controlled execution(s) blocked outside the scheduler (a std lock?) and finished free-running",
+                self.uncontrolled_runs
+            )?;
         }
         if self.abandoned_threads > 0 {
             writeln!(
@@ -262,6 +289,7 @@ impl<'d, T> Writer<'d, T> {
                 ) => (s.render)(&mut Gen::from_seed(*seed), *pass)
                     .unwrap_or_else(|| "todo!()".to_string()),
                 (Arg::Var(v), ParamKind::Value { pass, .. }) => match pass {
+                    Pass::Owned if is_copy(p.ty) => var_name(*v),
                     Pass::Owned => format!("{}.clone()", var_name(*v)),
                     Pass::Ref | Pass::Deref => format!("&{}", var_name(*v)),
                     Pass::RefMut => format!("&mut {}.clone()", var_name(*v)),
@@ -355,6 +383,17 @@ pub(crate) fn render_body<T>(desc: &Description<T>, test: &TestCase, indent: &st
     Writer::new(desc, test).body(indent)
 }
 
+/// True for a type written with primitives only (`u32`, `(bool, char)`, `Option<i8>`,
+/// `[u8; 4]`): a reused variable of it is passed as is, not `.clone()`d.
+fn is_copy(ty: &str) -> bool {
+    const PRIMITIVES: [&str; 18] = [
+        "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize",
+        "f32", "f64", "bool", "char", "Option", "",
+    ];
+    ty.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .all(|word| PRIMITIVES.contains(&word) || word.chars().all(|c| c.is_ascii_digit()))
+}
+
 /// A `#[test]` that runs the scenario `repeat` times (a race needs a lucky schedule).
 pub(crate) fn render_reproducer<T>(
     desc: &Description<T>,
@@ -362,6 +401,7 @@ pub(crate) fn render_reproducer<T>(
     failure: &Failure,
     config: &Config,
     repeat: u64,
+    replay: Option<&str>,
 ) -> String {
     let fn_name = format!("{}_thread_safety_violation", snake(desc.name));
     let mut out = String::new();
@@ -369,15 +409,67 @@ pub(crate) fn render_reproducer<T>(
         "/// Found by threadsafe (seed {}): {failure}.\n",
         config.seed
     ));
-    out.push_str(
-        "/// The failure needs an unlucky schedule, so the scenario is repeated; a deadlock hangs.\n",
-    );
+    match replay {
+        Some(token) => out.push_str(&format!(
+            "/// Found under the controlled scheduler: `THREADSAFE_REPLAY={token}` replays that exact\n\
+             /// interleaving; free-running threads, as here, need luck, so the scenario is repeated.\n"
+        )),
+        None => out.push_str(
+            "/// The failure needs an unlucky schedule, so the scenario is repeated; a deadlock hangs.\n",
+        ),
+    }
     out.push_str("#[test]\n");
     out.push_str(&format!("fn {fn_name}() {{\n"));
     out.push_str(&format!("    for _ in 0..{repeat} {{\n"));
     out.push_str(&render_body(desc, test, "        "));
     out.push_str("    }\n}\n");
     out
+}
+
+/// The steps of a controlled execution as a table: consecutive steps of one thread in one
+/// call are collapsed into a row.
+pub(crate) fn render_interleaving<T>(
+    desc: &Description<T>,
+    test: &TestCase,
+    trace: &[Step],
+) -> String {
+    let mut rows: Vec<(usize, usize, Vec<String>)> = Vec::new();
+    for step in trace {
+        let op = match step.at {
+            Where::Statement(p) => format!("line {}", p.line),
+            Where::Code(l) => format!(
+                "{} at {}:{}",
+                step.op.name(),
+                short_file(l.file()),
+                l.line()
+            ),
+        };
+        match rows.last_mut() {
+            Some((t, c, ops)) if *t == step.thread && *c == step.call => ops.push(op),
+            _ => rows.push((step.thread, step.call, vec![op])),
+        }
+    }
+    let mut out = String::new();
+    for (t, c, ops) in rows {
+        let method = method_at(desc, test, Scope::Thread(t), c);
+        let shown: Vec<&str> = ops.iter().take(6).map(String::as_str).collect();
+        let more = if ops.len() > 6 {
+            format!(", … (+{})", ops.len() - 6)
+        } else {
+            String::new()
+        };
+        out.push_str(&format!(
+            "    thread {}  {:<20} {}{more}\n",
+            t + 1,
+            format!("{method}()"),
+            shown.join(", ")
+        ));
+    }
+    out
+}
+
+fn short_file(file: &str) -> &str {
+    file.rsplit('/').next().unwrap_or(file)
 }
 
 /// `Cache<String, u32>` → `cache_string_u32`.
@@ -423,6 +515,16 @@ pub(crate) fn method_at<T>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn primitive_types_are_copy() {
+        for t in ["u32", "(bool, char)", "Option<i8>", "[u8; 4]", "usize"] {
+            assert!(is_copy(t), "{t}");
+        }
+        for t in ["String", "Vec<u8>", "Option<String>", "&str", "Key"] {
+            assert!(!is_copy(t), "{t}");
+        }
+    }
 
     #[test]
     fn snake_case_names() {

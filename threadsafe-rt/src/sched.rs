@@ -14,7 +14,7 @@
 //! is blocked, control is given up for the rest of the run, which then completes free-running
 //! and is reported as not fully controlled.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::panic::Location;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -102,6 +102,8 @@ impl Op {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Step {
     pub(crate) thread: usize,
+    /// The call of the thread's suffix that was running (see [`set_call`]).
+    pub(crate) call: usize,
     pub(crate) op: Op,
     pub(crate) obj: usize,
     pub(crate) at: Where,
@@ -113,6 +115,16 @@ pub(crate) enum Blocker {
     Lock(usize),
     Condvar(usize),
     Barrier(usize),
+}
+
+impl Blocker {
+    pub(crate) fn describe(self) -> &'static str {
+        match self {
+            Blocker::Lock(_) => "waiting for a lock",
+            Blocker::Condvar(_) => "waiting for a notification",
+            Blocker::Barrier(_) => "waiting at a barrier",
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -280,6 +292,57 @@ pub(crate) struct Run {
 thread_local! {
     static CURRENT: RefCell<Option<(Arc<Run>, usize)>> = const { RefCell::new(None) };
     static TID: u64 = current_tid();
+    /// The suffix call this thread is running, for the trace.
+    static CALL: Cell<usize> = const { Cell::new(0) };
+    /// Scheduling points reached outside controlled runs (to tell whether a type has any).
+    static POINTS: Cell<u64> = const { Cell::new(0) };
+    /// Stress-mode noise at statement points: xorshift state, 0 when off.
+    static NOISE: Cell<u64> = const { Cell::new(0) };
+}
+
+/// Tags the steps this thread takes from now on with suffix call `k`.
+pub(crate) fn set_call(k: usize) {
+    CALL.with(|c| c.set(k));
+}
+
+/// Scheduling points this thread reached outside controlled runs so far.
+pub(crate) fn points_seen() -> u64 {
+    POINTS.with(Cell::get)
+}
+
+/// Turns stress-mode noise at statement points on (a non-zero seed) or off (0).
+pub(crate) fn set_noise(seed: u64) {
+    NOISE.with(|n| n.set(seed));
+}
+
+/// A statement point of an annotated method: a scheduling point in a controlled run; in a
+/// free-running one with noise on, now and then a short spin or a yield, which widens race
+/// windows between statements.
+pub(crate) fn statement(p: &'static StatementPoint) {
+    if let Some((run, me)) = current() {
+        run.point(me, Op::Statement, 0, Where::Statement(p));
+        return;
+    }
+    POINTS.with(|c| c.set(c.get() + 1));
+    NOISE.with(|n| {
+        let mut x = n.get();
+        if x == 0 {
+            return;
+        }
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        n.set(x);
+        match x % 16 {
+            0 => std::thread::yield_now(),
+            1..=3 => {
+                for _ in 0..(1u32 << ((x >> 8) % 10)) {
+                    std::hint::spin_loop();
+                }
+            }
+            _ => {}
+        }
+    });
 }
 
 fn current() -> Option<(Arc<Run>, usize)> {
@@ -320,6 +383,11 @@ impl Run {
     /// The steps taken, in order.
     pub(crate) fn trace(&self) -> Vec<Step> {
         self.state().trace.clone()
+    }
+
+    /// Scheduling points the run went through.
+    pub(crate) fn steps(&self) -> usize {
+        self.state().trace.len()
     }
 
     /// The blocked threads, if the run deadlocked.
@@ -473,6 +541,7 @@ impl Run {
             let mut st = self.state();
             st.trace.push(Step {
                 thread: me,
+                call: CALL.with(Cell::get),
                 op,
                 obj,
                 at,
@@ -556,15 +625,17 @@ impl Run {
 
 /// A scheduling point before an operation on `obj`.
 pub(crate) fn point(op: Op, obj: usize, at: Where) {
-    if let Some((run, me)) = current() {
-        run.point(me, op, obj, at);
+    match current() {
+        Some((run, me)) => run.point(me, op, obj, at),
+        None => POINTS.with(|c| c.set(c.get() + 1)),
     }
 }
 
 /// Blocks (in the scheduler) until lock `obj` can be taken, and takes it.
 pub(crate) fn acquire(obj: usize, exclusive: bool, at: Where) {
-    if let Some((run, me)) = current() {
-        run.acquire(me, obj, exclusive, at);
+    match current() {
+        Some((run, me)) => run.acquire(me, obj, exclusive, at),
+        None => POINTS.with(|c| c.set(c.get() + 1)),
     }
 }
 
@@ -665,6 +736,24 @@ pub(crate) fn barrier(obj: usize, n: usize, at: Where) -> Option<bool> {
 pub(crate) fn controlled_now() -> bool {
     current().is_some_and(|(run, _)| {
         !run.free.load(Ordering::Acquire) && !run.abort.load(Ordering::Acquire)
+    })
+}
+
+/// The `sync` shims' fast path, once per operation: [`controlled_now`] without cloning the
+/// run, and outside any run counts a point seen, as the hooks do. Uses `try_with`: a shim
+/// may run in a thread-local's destructor, where std's primitives work too.
+pub(crate) fn shim_controlled() -> bool {
+    let controlled = CURRENT
+        .try_with(|c| {
+            c.borrow().as_ref().map(|(run, _)| {
+                !run.free.load(Ordering::Acquire) && !run.abort.load(Ordering::Acquire)
+            })
+        })
+        .ok()
+        .flatten();
+    controlled.unwrap_or_else(|| {
+        let _ = POINTS.try_with(|c| c.set(c.get() + 1));
+        false
     })
 }
 

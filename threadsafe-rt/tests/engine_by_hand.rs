@@ -1,5 +1,7 @@
 //! The engine driven by a hand-written `Subject` impl, independent of the macro.
+#![allow(clippy::needless_borrow)] // the autoref probes, written as the expansion writes them
 use std::sync::Mutex;
+use threadsafe_rt::__private::StatementPoint;
 use threadsafe_rt::__private::*;
 use threadsafe_rt::{check, Config, Subject, Verdict};
 
@@ -192,4 +194,104 @@ fn throughput_probe() {
     c.conc_execs = 100_000;
     let r = check::<Correct>(&c);
     println!("{r}");
+}
+
+/// The same check-then-act stack, with the statement points `#[thread_safe]` inserts in
+/// annotated methods of a test build, and no widened window.
+pub struct PointedStack(Mutex<Vec<u8>>);
+
+static P_CHECK: StatementPoint = StatementPoint {
+    method: "pop_or_zero",
+    file: file!(),
+    line: 1001,
+};
+static P_ACT: StatementPoint = StatementPoint {
+    method: "pop_or_zero",
+    file: file!(),
+    line: 1002,
+};
+
+impl PointedStack {
+    fn pop_or_zero(&self) -> u8 {
+        threadsafe_rt::__private::statement(&P_CHECK);
+        if self.0.lock().unwrap().is_empty() {
+            return 0;
+        }
+        threadsafe_rt::__private::statement(&P_ACT);
+        self.0
+            .lock()
+            .unwrap()
+            .pop()
+            .expect("non-empty after the check")
+    }
+}
+
+impl Subject for PointedStack {
+    fn describe() -> Description<Self> {
+        #[allow(unused_imports)]
+        use threadsafe_rt::__private::{
+            CloneNo as _, CloneYes as _, StashDrop as _, StashKeep as _, ViaGenerate as _,
+            ViaNothing as _, ViaSubject as _,
+        };
+        Description::new("PointedStack")
+            .op(Op::new("new", Receiver::None, vec![], |f| {
+                f.made(PointedStack(Mutex::new(Vec::new())))
+            }))
+            .op(Op::new(
+                "push",
+                Receiver::Shared,
+                vec![Param::value::<u8>(
+                    "v",
+                    "u8",
+                    Pass::Owned,
+                    (&&&Probe::<u8>::new()).strategy(),
+                    (&&Probe::<u8>::new()).cloner(),
+                )],
+                |f| {
+                    let a0 = f.take::<u8>(0)?;
+                    f.shared()?.0.lock().unwrap().push(a0);
+                    Ok(())
+                },
+            ))
+            .op(Op::new("pop_or_zero", Receiver::Shared, vec![], |f| {
+                let r = f.shared()?.pop_or_zero();
+                (&&Stash::new(r)).stash(f);
+                Ok(())
+            }))
+    }
+}
+
+#[test]
+fn controlled_mode_finds_the_narrow_window_in_every_seed_and_replays_it() {
+    for seed in 0..20 {
+        let mut c = Config::default();
+        c.seed = seed;
+        c.budget = std::time::Duration::from_secs(20);
+        let r = check::<PointedStack>(&c);
+        let v = r.violation().unwrap_or_else(|| panic!("seed {seed}: {r}"));
+        assert!(r.controlled_tests > 0, "{r}");
+        let token = v
+            .replay
+            .clone()
+            .expect("a controlled find prints a replay token");
+        assert!(
+            v.interleaving
+                .as_ref()
+                .is_some_and(|t| t.contains("line 1002")),
+            "{r}"
+        );
+        if seed < 3 {
+            println!("{r}");
+        }
+        for _ in 0..20 {
+            let mut again = Config::default();
+            again.replay = Some(token.clone());
+            let r2 = check::<PointedStack>(&again);
+            let v2 = r2
+                .violation()
+                .unwrap_or_else(|| panic!("replay {token}: {r2}"));
+            assert_eq!(v2.failure, v.failure, "replay {token}");
+            assert_eq!(v2.interleaving, v.interleaving, "replay {token}");
+        }
+    }
 }

@@ -1,0 +1,162 @@
+//! Drop-in counterparts of `std::sync` that the controlled scheduler can see.
+//!
+//! [`Mutex`], [`RwLock`], [`Condvar`], [`Once`], [`OnceLock`], [`LazyLock`], [`Barrier`] and
+//! the [`atomic`] types have std's names, methods, signatures, trait impls, auto traits and
+//! poisoning. Outside a controlled run (in production, in your own tests, in the stress
+//! executor) they *are* std: each operation makes one thread-local check and then calls the
+//! std primitive it wraps.
+//!
+//! Inside a controlled run (the executor that runs the suffix threads one at a time), every
+//! operation is a *scheduling point*: the place where the strategy may hand the turn to
+//! another thread. Blocking happens in the scheduler, not in the operating system: a thread
+//! that would wait for a lock, a notification or a barrier is taken off the runnable set,
+//! so a deadlock is found exactly (every live thread blocked on one of these primitives),
+//! reported with the line of each blocked operation, and the blocked threads are unwound.
+//! The same seed replays the same interleaving.
+//!
+//! # Using them
+//!
+//! Code that uses `std::sync` directly still gets the free-running stress executor; switch
+//! the imports to get controlled schedules. The usual pattern (as with loom and shuttle)
+//! keeps production builds on std:
+//!
+//! ```
+//! #[cfg(test)]
+//! use threadsafe_rt::sync::{atomic::AtomicUsize, Mutex};
+//! #[cfg(not(test))]
+//! use std::sync::{atomic::AtomicUsize, Mutex};
+//!
+//! use std::sync::atomic::Ordering;
+//!
+//! pub struct Counter {
+//!     hits: AtomicUsize,
+//!     log: Mutex<Vec<usize>>,
+//! }
+//!
+//! impl Counter {
+//!     pub fn hit(&self) {
+//!         let n = self.hits.fetch_add(1, Ordering::SeqCst);
+//!         self.log.lock().unwrap().push(n);
+//!     }
+//! }
+//!
+//! let c = Counter { hits: AtomicUsize::new(0), log: Mutex::new(Vec::new()) };
+//! c.hit();
+//! c.hit();
+//! assert_eq!(*c.log.lock().unwrap(), [0, 1]);
+//! ```
+//!
+//! Using `threadsafe_rt::sync` unconditionally is fine too: outside a run the cost is one
+//! thread-local read per operation. [`Arc`], [`Weak`], [`LockResult`], [`PoisonError`],
+//! [`TryLockError`], [`TryLockResult`], [`OnceState`] and [`atomic::Ordering`] are std's own,
+//! re-exported so that one `use` line switches a whole module. [`crate::thread::yield_now`]
+//! is the counterpart of `std::thread::yield_now`.
+//!
+//! # What a controlled run models, and what it does not
+//!
+//! - One thread runs at a time, so every atomic operation behaves as `SeqCst`: weak memory
+//!   orderings are not explored (no reordering bugs of `Relaxed` loads are found).
+//! - `Condvar::wait_timeout` and `wait_timeout_while` never sleep: the caller releases the
+//!   mutex, reaches a scheduling point (other threads may run and change the state), takes
+//!   the mutex back and is told the wait timed out. Every such outcome can happen with real
+//!   time, and a wait with a timeout can never be reported as a deadlock; what is not
+//!   explored is a notification waking a timed waiter.
+//! - `wait` may return without a notification only if control was given up (see below);
+//!   std allows such spurious wake-ups too.
+//! - Objects are identified by their address (and size, so that a `OnceLock` stored at the
+//!   start of a `Mutex`'s data is not mistaken for the mutex). Threads spawned inside a
+//!   controlled run are not controlled: their operations are plain std.
+//! - A thread that blocks outside the scheduler (on a `std::sync` lock, I/O, a sleep) makes
+//!   the run give up control after a short while; the run then completes free-running, with
+//!   these types behaving as std, and is reported as not fully controlled.
+
+use std::panic::Location;
+
+use crate::sched::{self, Where};
+
+pub mod atomic;
+mod barrier;
+mod condvar;
+mod lazy;
+mod mutex;
+mod once;
+mod rwlock;
+
+#[cfg(test)]
+mod tests;
+
+pub use barrier::{Barrier, BarrierWaitResult};
+pub use condvar::{Condvar, WaitTimeoutResult};
+pub use lazy::LazyLock;
+pub use mutex::{Mutex, MutexGuard};
+pub use once::{Once, OnceLock};
+pub use rwlock::{RwLock, RwLockReadGuard, RwLockWriteGuard};
+pub use std::sync::{
+    Arc, LockResult, OnceState, PoisonError, TryLockError, TryLockResult, Weak,
+};
+
+/// The caller of the public operation this is called from (every one is `#[track_caller]`).
+#[track_caller]
+#[inline]
+fn here() -> Where {
+    Where::Code(Location::caller())
+}
+
+/// The scheduler's name for a primitive: its address, with its size in the high bits.
+///
+/// The address alone is not unique: a primitive stored at the start of another one's data
+/// (a `OnceLock` as the first field of a `Mutex`'s value) has the outer one's address. The
+/// outer one is strictly larger, though, so (address, size) is unique among live objects.
+fn id<T: ?Sized>(obj: &T) -> usize {
+    let addr = obj as *const T as *const () as usize;
+    #[cfg(target_pointer_width = "64")]
+    {
+        addr ^ (std::mem::size_of_val(obj) << 48)
+    }
+    #[cfg(not(target_pointer_width = "64"))]
+    {
+        addr
+    }
+}
+
+/// A lock taken in the scheduler, released there when dropped: only if it was taken under
+/// control, and even if control was given up since (the scheduler then ignores it).
+///
+/// Guards keep it as their last field, so that the std guard is dropped first: by the time
+/// the scheduler lets another thread take the lock, the std lock is free.
+#[derive(Debug)]
+struct Held {
+    id: usize,
+    exclusive: bool,
+    controlled: bool,
+}
+
+impl Held {
+    fn new(id: usize, exclusive: bool, controlled: bool) -> Held {
+        Held {
+            id,
+            exclusive,
+            controlled,
+        }
+    }
+
+    /// Takes lock `id` in the scheduler (a scheduling point; blocks there while it is held).
+    #[track_caller]
+    fn acquire(id: usize, exclusive: bool) -> Held {
+        sched::acquire(id, exclusive, here());
+        Held::new(id, exclusive, true)
+    }
+
+    /// Forgets the lock without releasing it (the scheduler's condvar wait releases it).
+    fn disarm(mut self) {
+        self.controlled = false;
+    }
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        if self.controlled {
+            sched::release(self.id, self.exclusive);
+        }
+    }
+}
