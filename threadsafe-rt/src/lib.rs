@@ -108,9 +108,10 @@ mod generator;
 mod model;
 mod panics;
 mod report;
-#[allow(dead_code)] // the sync shims (in progress) use the rest
 mod sched;
 mod subject;
+pub mod sync;
+pub mod thread;
 mod worker;
 
 pub use check::{check, generated_tests};

@@ -69,7 +69,6 @@ impl std::fmt::Display for Where {
 pub(crate) enum Op {
     Lock,
     ReadLock,
-    Unlock,
     Load,
     Store,
     ReadModifyWrite,
@@ -85,7 +84,6 @@ impl Op {
         match self {
             Op::Lock => "lock",
             Op::ReadLock => "read lock",
-            Op::Unlock => "unlock",
             Op::Load => "load",
             Op::Store => "store",
             Op::ReadModifyWrite => "read-modify-write",
@@ -347,11 +345,6 @@ pub(crate) fn statement(p: &'static StatementPoint) {
 
 fn current() -> Option<(Arc<Run>, usize)> {
     CURRENT.with(|c| c.borrow().clone())
-}
-
-/// True inside a controlled run (on one of its threads).
-pub(crate) fn is_controlled() -> bool {
-    CURRENT.with(|c| c.borrow().is_some())
 }
 
 impl Run {
@@ -731,17 +724,10 @@ pub(crate) fn barrier(obj: usize, n: usize, at: Where) -> Option<bool> {
     Some(false)
 }
 
-/// True if the current thread runs under control (the `sync` shims then also skip their
-/// std counterpart's blocking: the scheduler already decided who holds what).
-pub(crate) fn controlled_now() -> bool {
-    current().is_some_and(|(run, _)| {
-        !run.free.load(Ordering::Acquire) && !run.abort.load(Ordering::Acquire)
-    })
-}
-
-/// The `sync` shims' fast path, once per operation: [`controlled_now`] without cloning the
-/// run, and outside any run counts a point seen, as the hooks do. Uses `try_with`: a shim
-/// may run in a thread-local's destructor, where std's primitives work too.
+/// The `sync` shims' fast path, once per operation: true on a thread of a controlled run that
+/// still has control (without cloning the run); outside any run it counts a point seen, as
+/// the hooks do. Uses `try_with`: a shim may run in a thread-local's destructor, where std's
+/// primitives work too.
 pub(crate) fn shim_controlled() -> bool {
     let controlled = CURRENT
         .try_with(|c| {

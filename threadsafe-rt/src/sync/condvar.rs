@@ -53,7 +53,7 @@ impl WaitTimeoutResult {
 /// control and took the mutex there. Otherwise std's wait (a guard taken before the run,
 /// or control given up since).
 fn under_control<T: ?Sized>(guard: &MutexGuard<'_, T>) -> bool {
-    sched::shim_controlled() && guard.held.controlled
+    sched::shim_controlled() && guard.held.controlled()
 }
 
 /// Rebuilds a wait's result around the guard.
@@ -63,7 +63,10 @@ fn with_result<'a, T: ?Sized>(
 ) -> LockResult<(MutexGuard<'a, T>, WaitTimeoutResult)> {
     match r {
         Ok(g) => Ok((g, WaitTimeoutResult(timed_out))),
-        Err(e) => Err(PoisonError::new((e.into_inner(), WaitTimeoutResult(timed_out)))),
+        Err(e) => Err(PoisonError::new((
+            e.into_inner(),
+            WaitTimeoutResult(timed_out),
+        ))),
     }
 }
 
@@ -84,15 +87,15 @@ impl Condvar {
     /// Under control the thread waits in the scheduler: a wait that no thread is left to
     /// notify is a deadlock.
     #[track_caller]
-    pub fn wait<'a, T: ?Sized>(&self, guard: MutexGuard<'a, T>) -> LockResult<MutexGuard<'a, T>> {
+    pub fn wait<'a, T>(&self, guard: MutexGuard<'a, T>) -> LockResult<MutexGuard<'a, T>> {
         let controlled = under_control(&guard);
         let MutexGuard { lock, guard, held } = guard;
         if controlled {
             drop(guard);
-            // The scheduler's wait releases the lock there and takes it back.
-            held.disarm();
+            // The scheduler's wait releases the lock there and takes it back, so `held`
+            // stays as it is; then the std lock, which nobody holds.
             sched::wait(id(self), lock.id(), here());
-            lock.relock_controlled()
+            lock.guard(lock.inner.lock(), held)
         } else {
             lock.guard(self.inner.wait(guard), held)
         }
@@ -128,7 +131,7 @@ impl Condvar {
     /// elapse before any notification), and it keeps a timed wait from ever being reported
     /// as a deadlock.
     #[track_caller]
-    pub fn wait_timeout<'a, T: ?Sized>(
+    pub fn wait_timeout<'a, T>(
         &self,
         guard: MutexGuard<'a, T>,
         dur: Duration,

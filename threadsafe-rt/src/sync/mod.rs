@@ -63,9 +63,9 @@
 //!   explored is a notification waking a timed waiter.
 //! - `wait` may return without a notification only if control was given up (see below);
 //!   std allows such spurious wake-ups too.
-//! - Objects are identified by their address (and size, so that a `OnceLock` stored at the
-//!   start of a `Mutex`'s data is not mistaken for the mutex). Threads spawned inside a
-//!   controlled run are not controlled: their operations are plain std.
+//! - Objects are identified by their address (and size: a `Mutex` stored at the start of a
+//!   `OnceLock` is not mistaken for the cell). Threads spawned inside a controlled run are
+//!   not controlled: their operations are plain std.
 //! - A thread that blocks outside the scheduler (on a `std::sync` lock, I/O, a sleep) makes
 //!   the run give up control after a short while; the run then completes free-running, with
 //!   these types behaving as std, and is reported as not fully controlled.
@@ -91,9 +91,7 @@ pub use lazy::LazyLock;
 pub use mutex::{Mutex, MutexGuard};
 pub use once::{Once, OnceLock};
 pub use rwlock::{RwLock, RwLockReadGuard, RwLockWriteGuard};
-pub use std::sync::{
-    Arc, LockResult, OnceState, PoisonError, TryLockError, TryLockResult, Weak,
-};
+pub use std::sync::{Arc, LockResult, OnceState, PoisonError, TryLockError, TryLockResult, Weak};
 
 /// The caller of the public operation this is called from (every one is `#[track_caller]`).
 #[track_caller]
@@ -104,9 +102,10 @@ fn here() -> Where {
 
 /// The scheduler's name for a primitive: its address, with its size in the high bits.
 ///
-/// The address alone is not unique: a primitive stored at the start of another one's data
-/// (a `OnceLock` as the first field of a `Mutex`'s value) has the outer one's address. The
-/// outer one is strictly larger, though, so (address, size) is unique among live objects.
+/// The address alone is not unique: a primitive can sit at the start of another one's data
+/// (rustc lays a `OnceLock<Mutex<u64>>`'s value out at its start), and the two must not be
+/// taken for one lock. The outer one is strictly larger, though, so (address, size) is
+/// unique among live objects; sizes below 64 KiB keep it exact on 64-bit targets.
 fn id<T: ?Sized>(obj: &T) -> usize {
     let addr = obj as *const T as *const () as usize;
     #[cfg(target_pointer_width = "64")]
@@ -119,44 +118,36 @@ fn id<T: ?Sized>(obj: &T) -> usize {
     }
 }
 
-/// A lock taken in the scheduler, released there when dropped: only if it was taken under
-/// control, and even if control was given up since (the scheduler then ignores it).
+/// A lock taken in the scheduler, released there when dropped: `Held(id)` if it was taken
+/// under control (even if control was given up since: the scheduler then ignores the
+/// release), `Held(0)` if not. One word, so that guards stay small and cheap to move.
 ///
 /// Guards keep it as their last field, so that the std guard is dropped first: by the time
 /// the scheduler lets another thread take the lock, the std lock is free.
-#[derive(Debug)]
-struct Held {
-    id: usize,
-    exclusive: bool,
-    controlled: bool,
-}
+struct Held<const EXCLUSIVE: bool>(usize);
 
-impl Held {
-    fn new(id: usize, exclusive: bool, controlled: bool) -> Held {
-        Held {
-            id,
-            exclusive,
-            controlled,
-        }
-    }
+impl<const EXCLUSIVE: bool> Held<EXCLUSIVE> {
+    /// Not taken in the scheduler: nothing to release.
+    const NONE: Self = Held(0);
 
     /// Takes lock `id` in the scheduler (a scheduling point; blocks there while it is held).
     #[track_caller]
-    fn acquire(id: usize, exclusive: bool) -> Held {
-        sched::acquire(id, exclusive, here());
-        Held::new(id, exclusive, true)
+    fn acquire(id: usize) -> Self {
+        sched::acquire(id, EXCLUSIVE, here());
+        Held(id)
     }
 
-    /// Forgets the lock without releasing it (the scheduler's condvar wait releases it).
-    fn disarm(mut self) {
-        self.controlled = false;
+    /// True if the lock was taken in the scheduler.
+    fn controlled(&self) -> bool {
+        self.0 != 0
     }
 }
 
-impl Drop for Held {
+impl<const EXCLUSIVE: bool> Drop for Held<EXCLUSIVE> {
+    #[inline]
     fn drop(&mut self) {
-        if self.controlled {
-            sched::release(self.id, self.exclusive);
+        if self.0 != 0 {
+            sched::release(self.0, EXCLUSIVE);
         }
     }
 }

@@ -42,7 +42,7 @@ use crate::sched;
 /// ```
 #[derive(Default)]
 pub struct Mutex<T: ?Sized> {
-    inner: std::sync::Mutex<T>,
+    pub(super) inner: std::sync::Mutex<T>,
 }
 
 /// The guard of a locked [`Mutex`]: [`std::sync::MutexGuard`]'s counterpart. The lock is
@@ -52,7 +52,7 @@ pub struct MutexGuard<'a, T: ?Sized + 'a> {
     pub(super) lock: &'a Mutex<T>,
     pub(super) guard: std::sync::MutexGuard<'a, T>,
     // Last: released in the scheduler after the std guard is dropped.
-    pub(super) held: Held,
+    pub(super) held: Held<true>,
 }
 
 // SAFETY: as std's `MutexGuard`: a shared reference to the guard gives out only `&T`.
@@ -92,11 +92,12 @@ impl<T: ?Sized> Mutex<T> {
     /// (the guard is inside the error). Locking a mutex the current thread already holds
     /// deadlocks (under control: a reported deadlock).
     #[track_caller]
+    #[inline]
     pub fn lock(&self) -> LockResult<MutexGuard<'_, T>> {
         let held = if sched::shim_controlled() {
-            Held::acquire(self.id(), true)
+            Held::acquire(self.id())
         } else {
-            Held::new(0, true, false)
+            Held::NONE
         };
         self.guard(self.inner.lock(), held)
     }
@@ -104,15 +105,16 @@ impl<T: ?Sized> Mutex<T> {
     /// Re-takes the mutex after a controlled condvar wait released it.
     #[track_caller]
     pub(super) fn relock_controlled(&self) -> LockResult<MutexGuard<'_, T>> {
-        let held = Held::acquire(self.id(), true);
+        let held = Held::acquire(self.id());
         self.guard(self.inner.lock(), held)
     }
 
     /// Wraps std's result with our guard.
+    #[inline]
     pub(super) fn guard<'a>(
         &'a self,
         r: LockResult<std::sync::MutexGuard<'a, T>>,
-        held: Held,
+        held: Held<true>,
     ) -> LockResult<MutexGuard<'a, T>> {
         match r {
             Ok(guard) => Ok(MutexGuard {
@@ -131,14 +133,15 @@ impl<T: ?Sized> Mutex<T> {
     /// Attempts to acquire the mutex without blocking: `Err(TryLockError::WouldBlock)` if
     /// it is held, `Err(TryLockError::Poisoned(..))` if it is poisoned.
     #[track_caller]
+    #[inline]
     pub fn try_lock(&self) -> TryLockResult<MutexGuard<'_, T>> {
         let held = if sched::shim_controlled() {
             if !sched::try_acquire(self.id(), true, here()) {
                 return Err(TryLockError::WouldBlock);
             }
-            Held::new(self.id(), true, true)
+            Held(self.id())
         } else {
-            Held::new(0, true, false)
+            Held::NONE
         };
         match self.inner.try_lock() {
             Ok(guard) => Ok(MutexGuard {

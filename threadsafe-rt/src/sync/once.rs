@@ -38,6 +38,7 @@ pub struct Once {
 impl Once {
     /// Creates a new `Once`; `const`, for statics.
     #[must_use]
+    #[allow(clippy::new_without_default)] // std's `Once` has no `Default` either
     pub const fn new() -> Once {
         Once {
             inner: std::sync::Once::new(),
@@ -55,7 +56,7 @@ impl Once {
         }
         // Not `bool::then`: a closure would hide the caller's location.
         let _serialized = if controlled {
-            Some(Held::acquire(id(self), true))
+            Some(Held::<true>::acquire(id(self)))
         } else {
             None
         };
@@ -72,7 +73,7 @@ impl Once {
         }
         // Not `bool::then`: a closure would hide the caller's location.
         let _serialized = if controlled {
-            Some(Held::acquire(id(self), true))
+            Some(Held::<true>::acquire(id(self)))
         } else {
             None
         };
@@ -88,12 +89,6 @@ impl Once {
             sched::point(Op::Load, id(self), here());
         }
         self.inner.is_completed()
-    }
-}
-
-impl Default for Once {
-    fn default() -> Self {
-        Once::new()
     }
 }
 
@@ -167,7 +162,7 @@ impl<T> OnceLock<T> {
         }
         // Not `bool::then`: a closure would hide the caller's location.
         let _serialized = if controlled {
-            Some(Held::acquire(id(self), true))
+            Some(Held::<true>::acquire(id(self)))
         } else {
             None
         };
@@ -189,7 +184,7 @@ impl<T> OnceLock<T> {
         }
         // Not `bool::then`: a closure would hide the caller's location.
         let _serialized = if controlled {
-            Some(Held::acquire(id(self), true))
+            Some(Held::<true>::acquire(id(self)))
         } else {
             None
         };

@@ -39,7 +39,7 @@ pub struct RwLock<T: ?Sized> {
 pub struct RwLockReadGuard<'a, T: ?Sized + 'a> {
     guard: std::sync::RwLockReadGuard<'a, T>,
     // Last: released in the scheduler after the std guard is dropped.
-    held: Held,
+    _held: Held<false>,
 }
 
 /// Exclusive access to a [`RwLock`]'s data, released when dropped:
@@ -48,7 +48,7 @@ pub struct RwLockReadGuard<'a, T: ?Sized + 'a> {
 pub struct RwLockWriteGuard<'a, T: ?Sized + 'a> {
     guard: std::sync::RwLockWriteGuard<'a, T>,
     // Last: released in the scheduler after the std guard is dropped.
-    held: Held,
+    _held: Held<true>,
 }
 
 impl<T> RwLock<T> {
@@ -77,31 +77,34 @@ fn map_result<G, W>(r: LockResult<G>, wrap: impl FnOnce(G) -> W) -> LockResult<W
 fn map_try_result<G, W>(r: TryLockResult<G>, wrap: impl FnOnce(G) -> W) -> TryLockResult<W> {
     match r {
         Ok(g) => Ok(wrap(g)),
-        Err(TryLockError::Poisoned(e)) => {
-            Err(TryLockError::Poisoned(PoisonError::new(wrap(e.into_inner()))))
-        }
+        Err(TryLockError::Poisoned(e)) => Err(TryLockError::Poisoned(PoisonError::new(wrap(
+            e.into_inner(),
+        )))),
         Err(TryLockError::WouldBlock) => Err(TryLockError::WouldBlock),
     }
 }
 
 impl<T: ?Sized> RwLock<T> {
     #[track_caller]
-    fn take(&self, exclusive: bool) -> Held {
+    #[inline]
+    fn take<const EXCLUSIVE: bool>(&self) -> Held<EXCLUSIVE> {
         if sched::shim_controlled() {
-            Held::acquire(id(self), exclusive)
+            Held::acquire(id(self))
         } else {
-            Held::new(0, exclusive, false)
+            Held::NONE
         }
     }
 
     /// `None` if the scheduler says the lock is not available.
     #[track_caller]
-    fn try_take(&self, exclusive: bool) -> Option<Held> {
+    #[inline]
+    fn try_take<const EXCLUSIVE: bool>(&self) -> Option<Held<EXCLUSIVE>> {
         if sched::shim_controlled() {
             let id = id(self);
-            sched::try_acquire(id, exclusive, here()).then(|| Held::new(id, exclusive, true))
+            // Not `then_some`: a `Held` built eagerly would release on drop.
+            sched::try_acquire(id, EXCLUSIVE, here()).then(|| Held(id))
         } else {
-            Some(Held::new(0, exclusive, false))
+            Some(Held::NONE)
         }
     }
 
@@ -109,19 +112,22 @@ impl<T: ?Sized> RwLock<T> {
     /// lock. An error (carrying the guard) if the lock is poisoned.
     #[track_caller]
     pub fn read(&self) -> LockResult<RwLockReadGuard<'_, T>> {
-        let held = self.take(false);
-        map_result(self.inner.read(), |guard| RwLockReadGuard { guard, held })
+        let held = self.take();
+        map_result(self.inner.read(), |guard| RwLockReadGuard {
+            guard,
+            _held: held,
+        })
     }
 
     /// Attempts to lock for shared read access without blocking.
     #[track_caller]
     pub fn try_read(&self) -> TryLockResult<RwLockReadGuard<'_, T>> {
-        let Some(held) = self.try_take(false) else {
+        let Some(held) = self.try_take() else {
             return Err(TryLockError::WouldBlock);
         };
         map_try_result(self.inner.try_read(), |guard| RwLockReadGuard {
             guard,
-            held,
+            _held: held,
         })
     }
 
@@ -129,19 +135,22 @@ impl<T: ?Sized> RwLock<T> {
     /// writer hold the lock. An error (carrying the guard) if the lock is poisoned.
     #[track_caller]
     pub fn write(&self) -> LockResult<RwLockWriteGuard<'_, T>> {
-        let held = self.take(true);
-        map_result(self.inner.write(), |guard| RwLockWriteGuard { guard, held })
+        let held = self.take();
+        map_result(self.inner.write(), |guard| RwLockWriteGuard {
+            guard,
+            _held: held,
+        })
     }
 
     /// Attempts to lock for exclusive write access without blocking.
     #[track_caller]
     pub fn try_write(&self) -> TryLockResult<RwLockWriteGuard<'_, T>> {
-        let Some(held) = self.try_take(true) else {
+        let Some(held) = self.try_take() else {
             return Err(TryLockError::WouldBlock);
         };
         map_try_result(self.inner.try_write(), |guard| RwLockWriteGuard {
             guard,
-            held,
+            _held: held,
         })
     }
 
