@@ -153,6 +153,7 @@ fn control(config: &Config, base: u64, first: usize) -> Control {
         base,
         first,
         max_steps: AtomicUsize::new(INITIAL_STEP_ESTIMATE),
+        futile: Arc::default(),
     }
 }
 
@@ -272,16 +273,18 @@ fn replay<T: Subject>(
             let timeout = config
                 .deadlock_timeout
                 .unwrap_or_else(|| TIMEOUT_FLOOR.max(ready.seq_time * TIMEOUT_FACTOR));
+            // The batch runs again up to the execution: what earlier runs of the test learned
+            // (PCT's step estimate, futile points) is then learned again, identically.
             let spec = BatchSpec {
-                count: 1,
+                count: token.execution + 1,
                 timeout,
                 deadline: far,
-                control: Some(control(&config, conc.next_batch_seed(), token.execution)),
+                control: Some(control(&config, conc.next_batch_seed(), 0)),
             };
             let start = Instant::now();
             let batch = conc.run_batch(desc, &ready.test, spec);
             report.tests = number;
-            report.executions = 1;
+            report.executions = batch.executions as u64;
             let failure @ (ExecOutcome::Panicked(_) | ExecOutcome::Deadlock(_)) = batch.outcome
             else {
                 report.verdict = Verdict::CannotCheck(format!(

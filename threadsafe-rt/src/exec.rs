@@ -628,6 +628,8 @@ pub(crate) struct Control {
     pub(crate) first: usize,
     /// Steps of the longest run so far: PCT's estimate of a run's length.
     pub(crate) max_steps: AtomicUsize,
+    /// Points found futile (inside std critical sections) by earlier runs of this test.
+    pub(crate) futile: Arc<sched::Futile>,
 }
 
 /// The schedule seed of execution `e` of the test whose batch seed is `base`.
@@ -647,7 +649,7 @@ impl Control {
             )),
             _ => Box::new(RandomWalk::new(seed)),
         };
-        Run::new(n, strategy)
+        Run::with_futile(n, strategy, self.futile.clone())
     }
 }
 

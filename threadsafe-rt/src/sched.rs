@@ -31,7 +31,7 @@ const NOBODY: usize = usize::MAX;
 
 /// How long the thread holding the turn may go without reaching a scheduling point before
 /// the others check whether it is blocked outside the scheduler.
-const HANDOFF_BOUND: Duration = Duration::from_millis(20);
+const HANDOFF_BOUND: Duration = Duration::from_micros(200);
 
 /// A source location of a scheduling point: a `sync` operation's caller, or a statement
 /// point of an annotated method.
@@ -130,6 +130,9 @@ enum Status {
     Absent,
     Runnable,
     Blocked(Blocker, Where),
+    /// Had the turn but blocked outside the scheduler (a std lock held by another thread,
+    /// a sleep): set aside until it reaches its next scheduling point.
+    Outside,
     Finished,
 }
 
@@ -270,6 +273,35 @@ impl State {
     }
 }
 
+/// Scheduling points where switching threads proved futile: the thread there held a lock
+/// the scheduler cannot see (a `std::sync` guard), so the thread switched to blocked outside
+/// the scheduler at once. Shared by the runs of one test; such points are passed over.
+#[derive(Default)]
+pub(crate) struct Futile(Mutex<std::collections::HashSet<usize>>);
+
+impl Futile {
+    fn key(at: Where) -> usize {
+        match at {
+            Where::Code(l) => l as *const Location<'static> as usize,
+            Where::Statement(p) => p as *const StatementPoint as usize,
+        }
+    }
+
+    fn contains(&self, at: Where) -> bool {
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .contains(&Self::key(at))
+    }
+
+    fn insert(&self, at: Where) {
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(Self::key(at));
+    }
+}
+
 /// The payload a blocked thread unwinds with when its run deadlocked.
 pub(crate) struct Aborted;
 
@@ -281,10 +313,17 @@ pub(crate) struct Run {
     abort: AtomicBool,
     /// Set when control was given up: scheduling points do nothing any more.
     free: AtomicBool,
+    /// Set when a thread blocked outside the scheduler and was set aside for a while: the
+    /// run is then not exactly replayable.
+    partial: AtomicBool,
     /// Grows at every scheduling point.
     progress: AtomicUsize,
     threads: Vec<OnceLock<(Thread, u64)>>,
     state: Mutex<State>,
+    futile: Arc<Futile>,
+    /// The point of the last switch made at a scheduling point: if the thread switched to
+    /// blocks outside the scheduler, that point is futile.
+    last_switch: Mutex<Option<Where>>,
 }
 
 thread_local! {
@@ -348,12 +387,23 @@ fn current() -> Option<(Arc<Run>, usize)> {
 }
 
 impl Run {
+    #[cfg(test)]
     pub(crate) fn new(n: usize, strategy: Box<dyn Strategy>) -> Arc<Run> {
+        Run::with_futile(n, strategy, Arc::default())
+    }
+
+    /// A run that passes over the points `futile` holds, and adds those it finds.
+    pub(crate) fn with_futile(
+        n: usize,
+        strategy: Box<dyn Strategy>,
+        futile: Arc<Futile>,
+    ) -> Arc<Run> {
         Arc::new(Run {
             n,
             turn: AtomicUsize::new(NOBODY),
             abort: AtomicBool::new(false),
             free: AtomicBool::new(false),
+            partial: AtomicBool::new(false),
             progress: AtomicUsize::new(0),
             threads: (0..n).map(|_| OnceLock::new()).collect(),
             state: Mutex::new(State {
@@ -366,6 +416,8 @@ impl Run {
                 trace: Vec::new(),
                 deadlock: None,
             }),
+            futile,
+            last_switch: Mutex::new(None),
         })
     }
 
@@ -388,9 +440,67 @@ impl Run {
         self.state().deadlock.clone()
     }
 
-    /// True if control had to be given up (code blocked outside the scheduler).
+    /// True if a thread blocked outside the scheduler (code using std locks): the run was
+    /// then partly or, when nobody else could run, wholly free-running.
     pub(crate) fn lost_control(&self) -> bool {
-        self.free.load(Ordering::Acquire)
+        self.free.load(Ordering::Acquire) || self.partial.load(Ordering::Acquire)
+    }
+
+    /// Thread `me` reached a scheduling point (or finished) after being set aside as blocked
+    /// outside the scheduler: it becomes runnable again and waits for its turn, unless nobody
+    /// holds the turn, in which case it takes it.
+    fn rejoin(&self, me: usize) {
+        let mut st = self.state();
+        if st.status[me] != Status::Outside {
+            return;
+        }
+        st.status[me] = Status::Runnable;
+        if self.turn.load(Ordering::Acquire) == NOBODY {
+            self.turn.store(me, Ordering::Release);
+            self.progress.fetch_add(1, Ordering::Release);
+            return;
+        }
+        drop(st);
+        self.wait_for_turn(me);
+    }
+
+    /// The thread holding the turn is blocked outside the scheduler: set it aside and give
+    /// the turn to another runnable thread; with none, give up control for this run.
+    fn set_aside(&self, holder: usize) {
+        let mut st = self.state();
+        if self.turn.load(Ordering::Acquire) != holder || st.status[holder] != Status::Runnable {
+            return;
+        }
+        st.status[holder] = Status::Outside;
+        self.partial.store(true, Ordering::Release);
+        if let Some(at) = self
+            .last_switch
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
+        {
+            self.futile.insert(at);
+        }
+        let runnable = st.runnable();
+        if runnable.is_empty() {
+            drop(st);
+            self.release_control();
+            return;
+        }
+        let next = st.strategy.next(&runnable, None);
+        drop(st);
+        self.give_turn(next);
+    }
+
+    /// Nobody can run: a deadlock, unless a thread set aside outside the scheduler may still
+    /// come back (then the turn waits for it).
+    fn nobody_runnable(&self, st: &mut State) -> bool {
+        if st.status.contains(&Status::Outside) {
+            self.turn.store(NOBODY, Ordering::Release);
+            return false;
+        }
+        st.deadlock = Some(st.blocked());
+        true
     }
 
     pub(crate) fn progress(&self) -> usize {
@@ -435,19 +545,23 @@ impl Run {
         if self.abort.load(Ordering::Acquire) || self.free.load(Ordering::Acquire) {
             return;
         }
+        self.rejoin(t);
+        *self.last_switch.lock().unwrap_or_else(|e| e.into_inner()) = None;
         let next = {
             let mut st = self.state();
             st.status[t] = Status::Finished;
             let runnable = st.runnable();
             if runnable.is_empty() {
-                let blocked = st.blocked();
-                if blocked.is_empty() {
+                if st.blocked().is_empty() {
+                    // All done, or only threads set aside outside left: the turn waits for them.
+                    self.turn.store(NOBODY, Ordering::Release);
                     None
-                } else {
-                    st.deadlock = Some(blocked);
+                } else if self.nobody_runnable(&mut st) {
                     drop(st);
                     self.abort_all();
                     return;
+                } else {
+                    None
                 }
             } else {
                 Some(st.strategy.next(&runnable, None))
@@ -460,6 +574,9 @@ impl Run {
 
     fn give_turn(&self, t: usize) {
         self.progress.fetch_add(1, Ordering::Release);
+        if self.turn.load(Ordering::Acquire) == t {
+            return;
+        }
         self.turn.store(t, Ordering::Release);
         if let Some((th, _)) = self.threads[t].get() {
             th.unpark();
@@ -513,21 +630,24 @@ impl Run {
                             .get()
                             .is_some_and(|(_, tid)| thread_is_blocked(*tid));
                         if blocked {
-                            self.release_control();
-                            return;
+                            self.set_aside(turn);
                         }
-                        since = Some((progress, turn, Instant::now()));
+                        since = Some((self.progress(), turn, Instant::now()));
                     }
                 }
                 _ => since = Some((progress, turn, Instant::now())),
             }
-            std::thread::park_timeout(Duration::from_millis(1));
+            std::thread::park_timeout(HANDOFF_BOUND / 4);
         }
     }
 
     /// A scheduling point of thread `me`: record the step, let the strategy choose.
     fn point(self: &Arc<Self>, me: usize, op: Op, obj: usize, at: Where) {
         if self.free.load(Ordering::Acquire) || self.abort.load(Ordering::Acquire) {
+            return;
+        }
+        self.rejoin(me);
+        if self.futile.contains(at) {
             return;
         }
         let next = {
@@ -543,6 +663,7 @@ impl Run {
             st.strategy.next(&runnable, Some(me))
         };
         if next != me {
+            *self.last_switch.lock().unwrap_or_else(|e| e.into_inner()) = Some(at);
             self.give_turn(next);
             self.wait_for_turn(me);
         } else {
@@ -560,11 +681,15 @@ impl Run {
         at: Where,
     ) {
         st.status[me] = Status::Blocked(why, at);
+        *self.last_switch.lock().unwrap_or_else(|e| e.into_inner()) = None;
         let runnable = st.runnable();
         if runnable.is_empty() {
-            st.deadlock = Some(st.blocked());
-            drop(st);
-            self.abort_all();
+            if self.nobody_runnable(&mut st) {
+                drop(st);
+                self.abort_all();
+            } else {
+                drop(st);
+            }
             self.wait_for_turn(me);
             return;
         }
