@@ -1,7 +1,8 @@
 //! The typed model of the annotated impl block: the type under test, and each method
 //! classified as a callable operation (constructor or method, with its receiver, parameters
-//! and return) or as left out with the reason. Classification is syntactic and runs once per
-//! signature; method bodies are never walked.
+//! and return) or as left out with the reason, and whether its body gets statement points.
+//! Classification is syntactic and runs once per signature; method bodies are never walked
+//! here (the expansion walks each body once, to insert the points: `points.rs`).
 
 use darling::FromAttributes;
 use quote::ToTokens;
@@ -37,6 +38,12 @@ pub(crate) struct Entry {
     /// An associated function without receiver returning `Self`, `Option<Self>`, ... (whether
     /// or not it is callable).
     pub(crate) constructor_shaped: bool,
+    /// Whether the body gets statement points in test builds: a method with a supported
+    /// receiver (`&self`, `&mut self`, `self: &Arc<Self>`, `self: Arc<Self>`), not `const`
+    /// (a call in a `const fn` does not compile), not `async` (its body is a future), not
+    /// `#[thread_safe(skip)]`. Whether the generator calls it does not matter: a private
+    /// helper's statements are steps of the public methods that call it.
+    pub(crate) statement_points: bool,
     pub(crate) kind: EntryKind,
 }
 
@@ -311,6 +318,11 @@ impl Entry {
             (Some(t), None) => constructor_made(t, &subst.self_ty),
             _ => None,
         };
+        let statement_points = !attrs.skip
+            && sig.constness.is_none()
+            && sig.asyncness.is_none()
+            && receiver
+                .is_some_and(|r| self::receiver(&subst.apply(&r.ty), &subst.self_ty).is_some());
         let kind = match classify(f, &attrs, ret.as_ref(), made, subst, subst_written) {
             Ok(op) => EntryKind::Op(op),
             Err(reason) => EntryKind::Skip(reason),
@@ -324,6 +336,7 @@ impl Entry {
                 .cloned()
                 .collect(),
             constructor_shaped: made.is_some(),
+            statement_points,
             kind,
         }
     }

@@ -32,13 +32,17 @@ pub(crate) enum Key {
     Budget,
     DeadlockTimeout,
     Executor,
+    Schedule,
+    Strategy,
+    Depth,
     Instantiate,
     Crate,
     Test,
+    StatementPoints,
 }
 
 impl Key {
-    pub(crate) const ALL: [Key; 14] = [
+    pub(crate) const ALL: [Key; 18] = [
         Key::Prefixes,
         Key::Suffixes,
         Key::StateChangerTries,
@@ -50,12 +54,17 @@ impl Key {
         Key::Budget,
         Key::DeadlockTimeout,
         Key::Executor,
+        Key::Schedule,
+        Key::Strategy,
+        Key::Depth,
         Key::Instantiate,
         Key::Crate,
         Key::Test,
+        Key::StatementPoints,
     ];
 
-    /// The keyword; for the knobs of the check, also the name of the `Config` field it sets.
+    /// The keyword; for the knobs of the check, also the name of the `Config` field it sets
+    /// (`depth` is part of `strategy`).
     pub(crate) fn name(self) -> &'static str {
         match self {
             Key::Prefixes => "prefixes",
@@ -69,9 +78,13 @@ impl Key {
             Key::Budget => "budget",
             Key::DeadlockTimeout => "deadlock_timeout",
             Key::Executor => "executor",
+            Key::Schedule => "schedule",
+            Key::Strategy => "strategy",
+            Key::Depth => "depth",
             Key::Instantiate => "instantiate",
             Key::Crate => "crate",
             Key::Test => "test",
+            Key::StatementPoints => "statement_points",
         }
     }
 
@@ -91,6 +104,15 @@ impl Key {
                 "a duration in a string, e.g. `deadlock_timeout = \"250ms\"`, `\"2s\"` or `\"1m\"`"
             }
             Key::Executor => "`\"stress\"` (the default) or `\"paper\"`, e.g. `executor = \"paper\"`",
+            Key::Schedule => {
+                "`\"auto\"` (the default), `\"controlled\"` or `\"stress\"`, e.g. `schedule = \"controlled\"`"
+            }
+            Key::Strategy => {
+                "`\"random\"` (the default) or `\"pct\"`, e.g. `strategy = \"pct\", depth = 2`"
+            }
+            Key::Depth => {
+                "a positive integer, the bug depth `strategy = \"pct\"` aims at, e.g. `depth = 2`"
+            }
             Key::Instantiate => {
                 "a concrete type in a string, e.g. `instantiate = \"Cache<String, u32>\"`"
             }
@@ -98,6 +120,7 @@ impl Key {
                 "the path of the runtime crate in a string, e.g. `crate = \"::my_threadsafe\"`"
             }
             Key::Test => "`true` or `false`, e.g. `test = false`",
+            Key::StatementPoints => "`true` or `false`, e.g. `statement_points = false`",
         }
     }
 
@@ -136,6 +159,8 @@ impl MethodKey {
 /// One `key = value` as written.
 pub(crate) struct Entry {
     pub(crate) key: Key,
+    /// The key as written, for errors about the key itself.
+    pub(crate) path: Path,
     pub(crate) value: Expr,
 }
 
@@ -185,6 +210,7 @@ impl RawArgs {
             match meta {
                 Meta::NameValue(nv) => entries.push(Entry {
                     key,
+                    path: path.clone(),
                     value: ungroup(&nv.value).clone(),
                 }),
                 _ => errors.push(
@@ -273,11 +299,19 @@ pub(crate) enum ConfigValue {
     SomeDuration(Duration),
     /// A variant of `Executor`.
     Executor(&'static str),
+    /// A variant of `ScheduleMode`.
+    Schedule(&'static str),
+    /// `Strategy::Random` (`None`) or `Strategy::Pct { depth }` (`Some(depth)`).
+    Strategy(Option<usize>),
 }
+
+/// The bug depth of `strategy = "pct"` without `depth`.
+pub(crate) const DEFAULT_PCT_DEPTH: usize = 3;
 
 /// The checked arguments of `#[thread_safe(..)]`.
 pub(crate) struct Args {
-    /// `Config` fields to set, by key, in the order of [`Key::ALL`].
+    /// `Config` fields to set, by key, in the order written (`strategy`, which `depth`
+    /// completes, last).
     pub(crate) config: Vec<(Key, ConfigValue)>,
     /// `instantiate = ".."`: the type parsed (`None` if it does not parse, an error already
     /// reported), and the string as written.
@@ -286,6 +320,8 @@ pub(crate) struct Args {
     pub(crate) krate: Path,
     /// Emit the `#[test]` function.
     pub(crate) test: bool,
+    /// Insert statement points in the methods' bodies (in test builds).
+    pub(crate) statement_points: bool,
 }
 
 impl Default for Args {
@@ -295,6 +331,7 @@ impl Default for Args {
             instantiate: None,
             krate: syn::parse_quote!(::threadsafe_rt),
             test: true,
+            statement_points: true,
         }
     }
 }
@@ -321,6 +358,10 @@ impl Args {
 
     pub(crate) fn from_raw(cx: &Ctxt, raw: RawArgs) -> Args {
         let mut args = Args::default();
+        // `strategy` and `depth` make one value, checked together after the other keys:
+        // `Some(None)` is a strategy written with a bad value (already reported).
+        let mut strategy: Option<Option<&'static str>> = None;
+        let mut depth: Option<(usize, &Path)> = None;
         for entry in &raw.entries {
             let key = entry.key;
             let value = &entry.value;
@@ -376,6 +417,35 @@ impl Args {
                     Some(other) => bad(&format!(", not `\"{other}\"`")),
                     None => bad(""),
                 },
+                Key::Schedule => match lit_str(value).map(LitStr::value).as_deref() {
+                    Some("auto") => args.config.push((key, ConfigValue::Schedule("Auto"))),
+                    Some("controlled") => {
+                        args.config.push((key, ConfigValue::Schedule("Controlled")))
+                    }
+                    Some("stress") => args.config.push((key, ConfigValue::Schedule("Stress"))),
+                    Some(other) => bad(&format!(", not `\"{other}\"`")),
+                    None => bad(""),
+                },
+                Key::Strategy => {
+                    let name = match lit_str(value).map(LitStr::value).as_deref() {
+                        Some("random") => Some("random"),
+                        Some("pct") => Some("pct"),
+                        Some(other) => {
+                            bad(&format!(", not `\"{other}\"`"));
+                            None
+                        }
+                        None => {
+                            bad("");
+                            None
+                        }
+                    };
+                    strategy = Some(name);
+                }
+                Key::Depth => match usize::from_expr(value) {
+                    Ok(0) => bad(", not 0"),
+                    Ok(n) => depth = Some((n, &entry.path)),
+                    Err(_) => bad(""),
+                },
                 Key::Instantiate => {
                     let Some(s) = lit_str(value) else {
                         bad("");
@@ -409,7 +479,31 @@ impl Args {
                     Ok(b) => args.test = b,
                     Err(_) => bad(""),
                 },
+                Key::StatementPoints => match bool::from_expr(value) {
+                    Ok(b) => args.statement_points = b,
+                    Err(_) => bad(""),
+                },
             }
+        }
+        match (strategy, depth) {
+            (Some(Some("pct")), depth) => args.config.push((
+                Key::Strategy,
+                ConfigValue::Strategy(Some(depth.map_or(DEFAULT_PCT_DEPTH, |(n, _)| n))),
+            )),
+            (Some(Some(_)), None) => args
+                .config
+                .push((Key::Strategy, ConfigValue::Strategy(None))),
+            (Some(Some(other)), Some((_, path))) => cx.error_spanned_by(
+                path,
+                format!(
+                    "`depth` is the bug depth of `strategy = \"pct\"`, and the strategy here is `\"{other}\"`: write `strategy = \"pct\"`, or remove `depth`"
+                ),
+            ),
+            (None, Some((_, path))) => cx.error_spanned_by(
+                path,
+                "`depth` is the bug depth of `strategy = \"pct\"`, and no strategy is given (the default is `\"random\"`): add `strategy = \"pct\"`, or remove `depth`",
+            ),
+            (Some(None), _) | (None, None) => {}
         }
         args
     }
@@ -573,6 +667,7 @@ mod tests {
         assert!(args.config.is_empty());
         assert!(args.test);
         assert!(args.instantiate.is_none());
+        assert!(args.statement_points);
         let krate = args.krate;
         assert_eq!(
             quote!(#krate).to_string(),
@@ -594,9 +689,13 @@ mod tests {
             budget = "1.5s",
             deadlock_timeout = "250ms",
             executor = "paper",
+            schedule = "controlled",
+            strategy = "pct",
+            depth = 5,
             instantiate = "Cache<String, u32>",
             crate = "::my_rt",
-            test = false
+            test = false,
+            statement_points = false
         ));
         assert!(errors.is_empty(), "{errors:?}");
         assert_eq!(
@@ -619,8 +718,11 @@ mod tests {
                     ConfigValue::SomeDuration(Duration::from_millis(250))
                 ),
                 (Key::Executor, ConfigValue::Executor("Paper")),
+                (Key::Schedule, ConfigValue::Schedule("Controlled")),
+                (Key::Strategy, ConfigValue::Strategy(Some(5))),
             ]
         );
+        assert!(!args.statement_points);
         let ty = args.instantiate.unwrap().0.unwrap();
         assert_eq!(quote!(#ty).to_string(), "Cache < String , u32 >");
         let krate = args.krate;
@@ -689,6 +791,58 @@ mod tests {
         }
         // The good values are still read.
         assert_eq!(args.config, vec![(Key::Suffixes, ConfigValue::Usize(9))]);
+    }
+
+    #[test]
+    fn schedule_strategy_and_depth() {
+        let (args, errors) = parse(quote!(schedule = "auto", strategy = "random"));
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(
+            args.config,
+            [
+                (Key::Schedule, ConfigValue::Schedule("Auto")),
+                (Key::Strategy, ConfigValue::Strategy(None)),
+            ]
+        );
+        let (args, errors) = parse(quote!(depth = 2, schedule = "stress", strategy = "pct"));
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(
+            args.config,
+            [
+                (Key::Schedule, ConfigValue::Schedule("Stress")),
+                (Key::Strategy, ConfigValue::Strategy(Some(2))),
+            ]
+        );
+        let (args, _) = parse(quote!(strategy = "pct"));
+        assert_eq!(
+            args.config,
+            [(
+                Key::Strategy,
+                ConfigValue::Strategy(Some(DEFAULT_PCT_DEPTH))
+            )]
+        );
+
+        let (args, errors) = parse(quote!(
+            schedule = "controled",
+            strategy = "dfs",
+            depth = 0,
+            statement_points = "no"
+        ));
+        assert!(args.config.is_empty());
+        let expected = [
+            "`schedule` takes `\"auto\"` (the default), `\"controlled\"` or `\"stress\"`, e.g. `schedule = \"controlled\"`, not `\"controled\"`",
+            "`strategy` takes `\"random\"` (the default) or `\"pct\"`, e.g. `strategy = \"pct\", depth = 2`, not `\"dfs\"`",
+            "`depth` takes a positive integer, the bug depth `strategy = \"pct\"` aims at, e.g. `depth = 2`, not 0",
+            "`statement_points` takes `true` or `false`, e.g. `statement_points = false`",
+        ];
+        assert_eq!(errors, expected);
+
+        let (_, errors) = parse(quote!(depth = 2));
+        assert_eq!(errors, ["`depth` is the bug depth of `strategy = \"pct\"`, and no strategy is given (the default is `\"random\"`): add `strategy = \"pct\"`, or remove `depth`"]);
+        let (_, errors) = parse(quote!(depth = 2, strategy = "random"));
+        assert_eq!(errors, ["`depth` is the bug depth of `strategy = \"pct\"`, and the strategy here is `\"random\"`: write `strategy = \"pct\"`, or remove `depth`"]);
+        let (_, errors) = parse(quote!(strategy = 3, depth = 2));
+        assert_eq!(errors.len(), 1, "no second error about `depth`: {errors:?}");
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Code generation, and the whole expansion: parse → validate → generate.
 //!
-//! The output is the impl block (helper attributes stripped), then
+//! The output is the impl block (helper attributes stripped, statement points inserted in the
+//! methods' bodies for test builds: `points.rs`), then
 //! `const _: () = { <Send + Sync assertion> impl Subject for T { fn describe() .. } };`, then
 //! (unless `test = false`) `#[cfg(test)] #[test] fn thread_safe_<type>()`. On any error it is
 //! the impl block and one `compile_error!` per error instead, so IDEs keep seeing the methods.
@@ -13,6 +14,7 @@ use syn::{ImplItem, Item, Path};
 use crate::ast::{Entry, EntryKind, Impl, InstancePass, Made, Op, ParamKind, Pass, Receiver, Ret};
 use crate::attr::{is_helper, Args, ConfigValue};
 use crate::ctxt::Ctxt;
+use crate::points;
 use crate::ty;
 use crate::valid;
 
@@ -31,10 +33,15 @@ pub(crate) fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     if let Some(m) = &model {
         valid::check(&cx, m);
     }
-    let stripped = strip_helpers(&item).into_token_stream();
+    let mut stripped = strip_helpers(&item);
     match (model, cx.has_errors()) {
-        (Some(m), false) => generate(&m, &args, stripped),
-        _ => with_errors(stripped, cx),
+        (Some(m), false) => {
+            if let (Item::Impl(imp), true) = (&mut stripped, args.statement_points) {
+                points::insert(imp, &m.entries, &args.krate);
+            }
+            generate(&m, &args, stripped.into_token_stream())
+        }
+        _ => with_errors(stripped.into_token_stream(), cx),
     }
 }
 
@@ -316,6 +323,15 @@ fn config_value(krate: &Path, value: ConfigValue) -> TokenStream {
             let variant = format_ident!("{variant}");
             quote!(#krate::Executor::#variant)
         }
+        ConfigValue::Schedule(variant) => {
+            let variant = format_ident!("{variant}");
+            quote!(#krate::ScheduleMode::#variant)
+        }
+        ConfigValue::Strategy(None) => quote!(#krate::Strategy::Random),
+        ConfigValue::Strategy(Some(depth)) => {
+            let depth = Literal::usize_unsuffixed(depth);
+            quote!(#krate::Strategy::Pct { depth: #depth })
+        }
     }
 }
 
@@ -410,7 +426,10 @@ mod tests {
                 budget = "2s",
                 deadlock_timeout = "1.5s",
                 executor = "stress",
-                threads = 3
+                threads = 3,
+                strategy = "pct",
+                depth = 4,
+                schedule = "controlled"
             ),
             quote!(impl LruCache { pub fn new() -> Self { todo!() } }),
         );
@@ -423,6 +442,8 @@ mod tests {
             "__config.deadlock_timeout = ::core::option::Option::Some(\n        ::core::time::Duration::from_nanos(1500000000),\n    );",
             "__config.executor = ::threadsafe_rt::Executor::Stress;",
             "__config.threads = 3;",
+            "__config.schedule = ::threadsafe_rt::ScheduleMode::Controlled;",
+            "__config.strategy = ::threadsafe_rt::Strategy::Pct {\n        depth: 4,\n    };",
             "::threadsafe_rt::__private::run_test::<LruCache>(__config);",
         ] {
             assert!(text.contains(want), "{want}\nnot in\n{text}");

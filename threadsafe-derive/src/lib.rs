@@ -2,12 +2,14 @@
 //! `threadsafe_rt`, which re-exports it and provides what the expansion calls.
 //!
 //! The crate is a thin entry point over `expand::expand`: parse the arguments and the impl
-//! block into a typed model (`attr`, `ast`), check it (`valid`), generate code (`expand`).
+//! block into a typed model (`attr`, `ast`), check it (`valid`), generate code (`expand`, and
+//! `points` for the statement points in the methods' bodies).
 
 mod ast;
 mod attr;
 mod ctxt;
 mod expand;
+mod points;
 mod ty;
 mod valid;
 
@@ -35,8 +37,8 @@ use proc_macro::TokenStream;
 /// }
 /// ```
 ///
-/// The attribute returns the impl block unchanged (without the `#[thread_safe(..)]` helper
-/// attributes on its methods) and adds:
+/// The attribute returns the impl block (without the `#[thread_safe(..)]` helper attributes on
+/// its methods, and with statement points in test builds: see below) and adds:
 /// - an implementation of `threadsafe_rt::Subject` that describes the type to the generator
 ///   (so `threadsafe_rt::check::<Registry>(&config)` works from anywhere);
 /// - a compile-time check that the type is `Send + Sync`;
@@ -63,11 +65,29 @@ use proc_macro::TokenStream;
 /// | `budget` | wall-clock bound of the check: `"500ms"`, `"2s"`, `"1.5s"`, `"10m"` | `"1s"` |
 /// | `deadlock_timeout` | time without progress that counts as a deadlock, same format | derived per test |
 /// | `executor` | `"stress"` or `"paper"` | `"stress"` |
+/// | `schedule` | `"auto"` (controlled when the type has scheduling points), `"controlled"` or `"stress"` | `"auto"` |
+/// | `strategy` | who runs next in a controlled execution: `"random"` or `"pct"` | `"random"` |
+/// | `depth` | the bug depth `strategy = "pct"` aims at, at least 1 (only with `"pct"`) | 3 |
 /// | `instantiate` | the concrete type to check for a generic impl: `"Cache<String, u32>"` | required on generic impls |
 /// | `crate` | path of the runtime crate if renamed: `"::my_threadsafe"` | `::threadsafe_rt` |
 /// | `test` | `false` emits no `#[test]` (the check runs only where you call it) | `true` |
+/// | `statement_points` | `false` inserts no statement points | `true` |
 ///
-/// On a method, `#[thread_safe(skip)]` leaves it out of the check.
+/// On a method, `#[thread_safe(skip)]` leaves it out of the check (and gets it no statement
+/// points).
+///
+/// # Statement points
+///
+/// In test builds (`cfg(test)`) only, the bodies of the methods with a receiver (`&self`,
+/// `&mut self`, `self: &Arc<Self>`, `self: Arc<Self>`; called by the check or not) get a
+/// scheduling point before every statement and before the tail expression, also in the blocks
+/// nested in the body (`if`/`else`, `match` arms, loops, labeled, plain and `unsafe` blocks,
+/// `let .. else`). Under the controlled scheduler a thread can then be switched out between
+/// any two statements of plain std code; in a stress run they add timing noise. Each point is
+/// one `#[cfg(test)]` statement calling the runtime with the method's name and the
+/// statement's file and line, so builds without `cfg(test)` are unchanged. Not instrumented:
+/// closures, `async` blocks, nested items, `const` contexts, macro arguments, `const fn` and
+/// `async fn` methods, and `#[thread_safe(skip)]` methods.
 ///
 /// # What is called, and how
 ///
@@ -102,7 +122,7 @@ use proc_macro::TokenStream;
 /// All reported at once, each at the smallest guilty token, with the impl block still emitted:
 /// the attribute on anything but an inherent impl block (a struct, a trait impl, ...); an
 /// unknown argument (with the list of valid ones); a value of the wrong type, out of range, or
-/// a duration that does not parse; a type that is not `Send + Sync`; an impl block without a
+/// a duration that does not parse; `depth` without `strategy = "pct"`; a type that is not `Send + Sync`; an impl block without a
 /// constructor; a generic impl without `instantiate`, an `instantiate` that does not fit the
 /// impl, or `instantiate` on an impl that is not generic; lifetime parameters on the impl; an
 /// unknown argument of the method-level `#[thread_safe(..)]`.

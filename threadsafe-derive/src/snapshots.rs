@@ -114,3 +114,49 @@ fn generic_cache() {
         },
     );
 }
+
+/// Statement points in method bodies: before each statement and tail, in nested blocks, not
+/// in closures, `async` blocks, nested items, `const fn` or skipped methods.
+#[test]
+fn statement_points() {
+    snapshot(
+        "statement_points",
+        quote!(schedule = "controlled", strategy = "pct", depth = 2),
+        quote! {
+            impl Stack {
+                pub fn new() -> Self { Stack(Mutex::new(Vec::new())) }
+                pub fn pop_or_zero(&self) -> u32 {
+                    if self.0.lock().unwrap().is_empty() {
+                        return 0;
+                    }
+                    self.0.lock().unwrap().pop().expect("checked non-empty")
+                }
+                pub fn drain(&self, limit: usize) -> Option<u32> {
+                    let Some(first) = self.0.lock().unwrap().pop() else {
+                        return None;
+                    };
+                    let total = 'outer: loop {
+                        match self.0.lock().unwrap().pop() {
+                            Some(v) if v > 10 => {
+                                break 'outer v;
+                            }
+                            Some(_) => {}
+                            None => break first,
+                        }
+                    };
+                    let f = |x: u32| {
+                        let y = x + 1;
+                        y
+                    };
+                    let _later = async { f(total) };
+                    fn helper() -> usize { 1 }
+                    println!("{}", helper());
+                    Some(unsafe { f(total) })
+                }
+                pub const fn capacity(&self) -> usize { let n = 4; n }
+                #[thread_safe(skip)]
+                pub fn dump(&self) -> String { let s = String::new(); s }
+            }
+        },
+    );
+}

@@ -6,15 +6,51 @@ impl<K: Eq + Hash + Clone, V: Clone> Cache<K, V> {
         todo!()
     }
     pub fn get(&self, k: &K) -> Option<V> {
+        #[cfg(test)]
+        ::my_threadsafe::__private::statement({
+            static __TS_POINT: ::my_threadsafe::__private::StatementPoint = ::my_threadsafe::__private::StatementPoint {
+                method: "get",
+                file: ::core::file!(),
+                line: ::core::line!(),
+            };
+            &__TS_POINT
+        });
         todo!()
     }
     pub fn put(&self, k: K, v: V) -> Option<V> {
+        #[cfg(test)]
+        ::my_threadsafe::__private::statement({
+            static __TS_POINT: ::my_threadsafe::__private::StatementPoint = ::my_threadsafe::__private::StatementPoint {
+                method: "put",
+                file: ::core::file!(),
+                line: ::core::line!(),
+            };
+            &__TS_POINT
+        });
         todo!()
     }
     pub fn put_all(&self, other: &Cache<K, V>) {
+        #[cfg(test)]
+        ::my_threadsafe::__private::statement({
+            static __TS_POINT: ::my_threadsafe::__private::StatementPoint = ::my_threadsafe::__private::StatementPoint {
+                method: "put_all",
+                file: ::core::file!(),
+                line: ::core::line!(),
+            };
+            &__TS_POINT
+        });
         todo!()
     }
     pub fn keys(&self) -> Vec<K> {
+        #[cfg(test)]
+        ::my_threadsafe::__private::statement({
+            static __TS_POINT: ::my_threadsafe::__private::StatementPoint = ::my_threadsafe::__private::StatementPoint {
+                method: "keys",
+                file: ::core::file!(),
+                line: ::core::line!(),
+            };
+            &__TS_POINT
+        });
         todo!()
     }
 }

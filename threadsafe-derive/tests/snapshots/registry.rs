@@ -15,51 +15,177 @@ impl Registry {
         todo!()
     }
     pub fn insert(&self, k: String, v: u32) -> Option<u32> {
+        #[cfg(test)]
+        ::threadsafe_rt::__private::statement({
+            static __TS_POINT: ::threadsafe_rt::__private::StatementPoint = ::threadsafe_rt::__private::StatementPoint {
+                method: "insert",
+                file: ::core::file!(),
+                line: ::core::line!(),
+            };
+            &__TS_POINT
+        });
         todo!()
     }
     pub fn get(&self, k: &str) -> Option<u32> {
+        #[cfg(test)]
+        ::threadsafe_rt::__private::statement({
+            static __TS_POINT: ::threadsafe_rt::__private::StatementPoint = ::threadsafe_rt::__private::StatementPoint {
+                method: "get",
+                file: ::core::file!(),
+                line: ::core::line!(),
+            };
+            &__TS_POINT
+        });
         todo!()
     }
     pub fn get_all(&self, keys: &[String], out: &mut Vec<u32>) {
+        #[cfg(test)]
+        ::threadsafe_rt::__private::statement({
+            static __TS_POINT: ::threadsafe_rt::__private::StatementPoint = ::threadsafe_rt::__private::StatementPoint {
+                method: "get_all",
+                file: ::core::file!(),
+                line: ::core::line!(),
+            };
+            &__TS_POINT
+        });
         todo!()
     }
     pub fn merge(&self, other: &Registry) {
+        #[cfg(test)]
+        ::threadsafe_rt::__private::statement({
+            static __TS_POINT: ::threadsafe_rt::__private::StatementPoint = ::threadsafe_rt::__private::StatementPoint {
+                method: "merge",
+                file: ::core::file!(),
+                line: ::core::line!(),
+            };
+            &__TS_POINT
+        });
         todo!()
     }
     pub fn adopt(&self, other: Arc<Self>, peer: &Arc<Self>) {
+        #[cfg(test)]
+        ::threadsafe_rt::__private::statement({
+            static __TS_POINT: ::threadsafe_rt::__private::StatementPoint = ::threadsafe_rt::__private::StatementPoint {
+                method: "adopt",
+                file: ::core::file!(),
+                line: ::core::line!(),
+            };
+            &__TS_POINT
+        });
         todo!()
     }
     pub fn snapshot(&self) -> Self {
+        #[cfg(test)]
+        ::threadsafe_rt::__private::statement({
+            static __TS_POINT: ::threadsafe_rt::__private::StatementPoint = ::threadsafe_rt::__private::StatementPoint {
+                method: "snapshot",
+                file: ::core::file!(),
+                line: ::core::line!(),
+            };
+            &__TS_POINT
+        });
         todo!()
     }
     pub fn guard(&self) -> MutexGuard<'_, u32> {
+        #[cfg(test)]
+        ::threadsafe_rt::__private::statement({
+            static __TS_POINT: ::threadsafe_rt::__private::StatementPoint = ::threadsafe_rt::__private::StatementPoint {
+                method: "guard",
+                file: ::core::file!(),
+                line: ::core::line!(),
+            };
+            &__TS_POINT
+        });
         todo!()
     }
     pub fn handle(self: &Arc<Self>) -> usize {
+        #[cfg(test)]
+        ::threadsafe_rt::__private::statement({
+            static __TS_POINT: ::threadsafe_rt::__private::StatementPoint = ::threadsafe_rt::__private::StatementPoint {
+                method: "handle",
+                file: ::core::file!(),
+                line: ::core::line!(),
+            };
+            &__TS_POINT
+        });
         todo!()
     }
     pub fn detach(self: Arc<Self>) {
+        #[cfg(test)]
+        ::threadsafe_rt::__private::statement({
+            static __TS_POINT: ::threadsafe_rt::__private::StatementPoint = ::threadsafe_rt::__private::StatementPoint {
+                method: "detach",
+                file: ::core::file!(),
+                line: ::core::line!(),
+            };
+            &__TS_POINT
+        });
         todo!()
     }
     pub fn compact(&mut self) {
+        #[cfg(test)]
+        ::threadsafe_rt::__private::statement({
+            static __TS_POINT: ::threadsafe_rt::__private::StatementPoint = ::threadsafe_rt::__private::StatementPoint {
+                method: "compact",
+                file: ::core::file!(),
+                line: ::core::line!(),
+            };
+            &__TS_POINT
+        });
         todo!()
     }
     pub fn debug_dump(&self) {
         todo!()
     }
     fn rehash(&self) {
+        #[cfg(test)]
+        ::threadsafe_rt::__private::statement({
+            static __TS_POINT: ::threadsafe_rt::__private::StatementPoint = ::threadsafe_rt::__private::StatementPoint {
+                method: "rehash",
+                file: ::core::file!(),
+                line: ::core::line!(),
+            };
+            &__TS_POINT
+        });
         todo!()
     }
     pub fn into_inner(self) -> HashMap<String, u32> {
         todo!()
     }
     pub unsafe fn raw(&self) -> *const u8 {
+        #[cfg(test)]
+        ::threadsafe_rt::__private::statement({
+            static __TS_POINT: ::threadsafe_rt::__private::StatementPoint = ::threadsafe_rt::__private::StatementPoint {
+                method: "raw",
+                file: ::core::file!(),
+                line: ::core::line!(),
+            };
+            &__TS_POINT
+        });
         todo!()
     }
     pub fn visit(&self, f: impl Fn(&str)) {
+        #[cfg(test)]
+        ::threadsafe_rt::__private::statement({
+            static __TS_POINT: ::threadsafe_rt::__private::StatementPoint = ::threadsafe_rt::__private::StatementPoint {
+                method: "visit",
+                file: ::core::file!(),
+                line: ::core::line!(),
+            };
+            &__TS_POINT
+        });
         todo!()
     }
     pub fn find(&self, k: Option<&str>) -> bool {
+        #[cfg(test)]
+        ::threadsafe_rt::__private::statement({
+            static __TS_POINT: ::threadsafe_rt::__private::StatementPoint = ::threadsafe_rt::__private::StatementPoint {
+                method: "find",
+                file: ::core::file!(),
+                line: ::core::line!(),
+            };
+            &__TS_POINT
+        });
         todo!()
     }
     pub fn default_capacity() -> usize {
@@ -67,6 +193,15 @@ impl Registry {
     }
     #[cfg(feature = "persist")]
     pub fn save(&self, to: &Path) -> std::io::Result<()> {
+        #[cfg(test)]
+        ::threadsafe_rt::__private::statement({
+            static __TS_POINT: ::threadsafe_rt::__private::StatementPoint = ::threadsafe_rt::__private::StatementPoint {
+                method: "save",
+                file: ::core::file!(),
+                line: ::core::line!(),
+            };
+            &__TS_POINT
+        });
         todo!()
     }
 }

@@ -27,7 +27,11 @@ pub struct Buf<const N: usize> {
     seed = 18446744073709551615,
     budget = "0.5s",
     deadlock_timeout = "2min",
-    executor = "paper"
+    executor = "paper",
+    schedule = "stress",
+    strategy = "pct",
+    depth = 2,
+    statement_points = false
 )]
 impl<const N: usize> Buf<N> {
     pub fn new() -> Self {

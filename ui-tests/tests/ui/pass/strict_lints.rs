@@ -1,4 +1,6 @@
-//! The expansion stays quiet under the strict lints crates often deny, beyond `warnings`.
+//! The expansion stays quiet under the strict lints crates often deny, beyond `warnings`,
+//! also with the statement points in every shape of method body (compiled with `cfg(test)`
+//! by `tests/generated_code_is_warning_free.rs`, where clippy lints them).
 #![deny(
     warnings,
     missing_docs,
@@ -49,6 +51,55 @@ impl Counter {
     pub fn label(&self, prefix: &str) -> String {
         format!("{prefix}{}", self.get())
     }
+    /// The leading digit of the value, through every shape of body the statement points go
+    /// into: `?`, `let .. else`, a labeled loop breaking with a value, `match` arms that are
+    /// blocks, a closure, an `unsafe` block and a labeled block.
+    ///
+    /// # Errors
+    ///
+    /// When the value is negative.
+    pub fn leading_digit(&self) -> Result<Option<u32>, String> {
+        let value = u64::try_from(self.get()).map_err(|e| e.to_string())?;
+        let text = value.to_string();
+        let Some(first) = text.bytes().next() else {
+            return Ok(None);
+        };
+        let mut bytes = text.bytes();
+        let mut count = 0_usize;
+        let all_digits = 'scan: loop {
+            match bytes.next() {
+                Some(b) if b.is_ascii_digit() => {
+                    count += 1;
+                }
+                Some(_) => {
+                    break 'scan false;
+                }
+                None => break count == text.len(),
+            }
+        };
+        let digit = |b: u8| {
+            let d = b.wrapping_sub(b'0');
+            (d < 10).then_some(u32::from(d))
+        };
+        // SAFETY: the decimal text of a number is ASCII, hence UTF-8.
+        let again = unsafe { core::str::from_utf8_unchecked(text.as_bytes()) };
+        let checked = 'check: {
+            if !all_digits {
+                break 'check false;
+            }
+            again.len() == count
+        };
+        if checked {
+            Ok(digit(first))
+        } else {
+            Err(format!("`{again}` is not a number"))
+        }
+    }
+    /// The atomic: `const fn` bodies get no statement point (it would not compile).
+    #[must_use]
+    pub const fn inner(&self) -> &AtomicI64 {
+        &self.n
+    }
 }
 
 /// Uses the methods.
@@ -58,4 +109,10 @@ pub fn main() {
     let mut d = Counter::new();
     d.set(c.add(1));
     assert_eq!(d.label("n="), "n=0");
+    assert_eq!(c.leading_digit(), Ok(Some(1)));
+    assert_eq!(Counter::new().leading_digit(), Ok(Some(0)));
+    let negative = Counter::new();
+    let _previous = negative.add(-5);
+    assert!(negative.leading_digit().is_err());
+    assert_eq!(c.inner().load(Ordering::SeqCst), 1);
 }

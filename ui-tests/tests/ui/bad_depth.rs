@@ -1,0 +1,39 @@
+use threadsafe_rt::thread_safe;
+
+pub struct Registry;
+
+#[thread_safe(strategy = "pct", depth = 0)]
+impl Registry {
+    pub fn new() -> Self {
+        Registry
+    }
+}
+
+pub struct Cache;
+
+#[thread_safe(depth = 2)]
+impl Cache {
+    pub fn new() -> Self {
+        Cache
+    }
+}
+
+pub struct Queue;
+
+#[thread_safe(strategy = "random", depth = 2)]
+impl Queue {
+    pub fn new() -> Self {
+        Queue
+    }
+}
+
+pub struct Stack;
+
+#[thread_safe(depth = "deep", strategy = "pct")]
+impl Stack {
+    pub fn new() -> Self {
+        Stack
+    }
+}
+
+fn main() {}

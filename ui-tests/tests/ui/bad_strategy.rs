@@ -1,0 +1,21 @@
+use threadsafe_rt::thread_safe;
+
+pub struct Registry;
+
+#[thread_safe(strategy = "dfs")]
+impl Registry {
+    pub fn new() -> Self {
+        Registry
+    }
+}
+
+pub struct Cache;
+
+#[thread_safe(strategy = pct)]
+impl Cache {
+    pub fn new() -> Self {
+        Cache
+    }
+}
+
+fn main() {}
