@@ -64,17 +64,47 @@
 //! argument type without a generator, or marked `#[thread_safe(skip)]`) are listed in the
 //! report with the reason.
 //!
+//! # Controlled schedules
+//!
+//! Free-running threads hit a race only when the operating system happens to switch inside
+//! its window. So in test builds `#[thread_safe]` puts a *scheduling point* before every
+//! statement of the annotated methods, and every operation of the [`sync`] primitives is one
+//! too. When a test reaches scheduling points, its executions run *controlled*: the suffix
+//! threads are real threads, but one runs at a time, and at each point a seeded strategy
+//! (uniformly random, or PCT) picks who continues. Deadlocks are then exact (every live
+//! thread blocked on a [`sync`] primitive) and the blocked threads are unwound; the report
+//! shows the failing interleaving and a token that replays exactly that execution:
+//! `THREADSAFE_REPLAY=<token> cargo test thread_safe_`.
+//!
+//! Code that blocks outside the scheduler (a `std::sync::Mutex` held across a statement
+//! point) is handled: the blocked thread is set aside until it comes back, the point is
+//! passed over from then on, and such runs are counted in the report as not fully
+//! controlled. For exact control, switch the type's primitives in tests, as with loom and
+//! shuttle:
+//!
+//! ```
+//! #[cfg(test)]
+//! use threadsafe_rt::sync::Mutex;
+//! #[cfg(not(test))]
+//! use std::sync::Mutex;
+//! # let _ = Mutex::new(1);
+//! ```
+//!
+//! Outside a run the [`sync`] types are std's behind one thread-local check.
+//!
 //! # Knobs
 //!
 //! Attribute arguments, all optional: `prefixes` (25), `suffixes` (500),
 //! `state_changer_tries` (5), `cut_call_tries` (2), `conc_execs` (100), `threads` (2, up
 //! to 4), `post_calls` (1), `seed` (0), `budget` (`"1s"`), `deadlock_timeout` (derived),
-//! `executor` (`"stress"` or `"paper"`), `instantiate` (for generic impls, e.g.
-//! `instantiate = "Cache<String, u32>"`), `test = false`, `crate = "path"`. See [`Config`].
+//! `executor` (`"stress"` or `"paper"`), `schedule` (`"auto"`, `"controlled"`,
+//! `"stress"`), `strategy` (`"random"` or `"pct"`, with `depth`, 3), `statement_points`
+//! (true), `instantiate` (for generic impls, e.g. `instantiate = "Cache<String, u32>"`),
+//! `test = false`, `crate = "path"`. See [`Config`].
 //!
-//! At run time, `THREADSAFE_SEED` (a `u64`, or `random`) and `THREADSAFE_BUDGET` (`500ms`,
-//! `30s`, `10m`) override the attribute: a long hunt is one variable away,
-//! `THREADSAFE_BUDGET=10m cargo test thread_safe_`.
+//! At run time, `THREADSAFE_SEED` (a `u64`, or `random`), `THREADSAFE_BUDGET` (`500ms`,
+//! `30s`, `10m`) and `THREADSAFE_REPLAY` (a token from a report) override the attribute: a
+//! long hunt is one variable away, `THREADSAFE_BUDGET=10m cargo test thread_safe_`.
 //!
 //! # Debugging a failure
 //!
@@ -86,7 +116,8 @@
 //! a deadlock reproducer hangs when it hits.
 //!
 //! - The same seed generates the same tests: `THREADSAFE_SEED=<seed>` replays the
-//!   generation; which execution hits the race is up to the OS scheduler.
+//!   generation. Under the controlled scheduler the replay token re-runs the very
+//!   execution; free-running, which execution hits the race is up to the OS scheduler.
 //! - A deadlock under std locks cannot be broken: the blocked worker threads are left
 //!   behind (the report counts them) and the check goes on with new ones.
 //! - The oracle assumes sequential determinism: methods that depend on the clock or on
