@@ -142,8 +142,9 @@ enum Status {
 
 /// An oracle that decides who runs next at each scheduling point.
 pub(crate) trait Strategy: Send {
-    /// One of `runnable` (never empty); `current` is the thread at the point, if runnable.
-    fn next(&mut self, runnable: &[usize], current: Option<usize>) -> usize;
+    /// One of `runnable` (never empty); `current` is the thread at the point, if runnable;
+    /// `yielding` when that point is a `yield_now` (the thread waits for another one).
+    fn next(&mut self, runnable: &[usize], current: Option<usize>, yielding: bool) -> usize;
     /// Which of `n` waiters a `notify_one` wakes.
     fn pick(&mut self, n: usize) -> usize;
 }
@@ -162,13 +163,25 @@ impl RandomWalk {
 }
 
 impl Strategy for RandomWalk {
-    fn next(&mut self, runnable: &[usize], _: Option<usize>) -> usize {
+    fn next(&mut self, runnable: &[usize], current: Option<usize>, yielding: bool) -> usize {
+        let others: Vec<usize> = runnable
+            .iter()
+            .copied()
+            .filter(|&t| Some(t) != current)
+            .collect();
+        if yielding && !others.is_empty() {
+            return others[self.rng.gen_range(0..others.len())];
+        }
         runnable[self.rng.gen_range(0..runnable.len())]
     }
     fn pick(&mut self, n: usize) -> usize {
         self.rng.gen_range(0..n)
     }
 }
+
+/// Steps after which PCT picks uniformly: its priorities starve a lower thread forever when
+/// the higher one spins waiting for it.
+const PCT_FAIR_AFTER: usize = 10_000;
 
 /// Probabilistic Concurrency Testing (Burckhardt et al., ASPLOS 2010): random distinct
 /// priorities, the highest-priority runnable thread runs, and at `depth - 1` random steps
@@ -204,12 +217,28 @@ impl Pct {
 }
 
 impl Strategy for Pct {
-    fn next(&mut self, runnable: &[usize], current: Option<usize>) -> usize {
+    fn next(&mut self, runnable: &[usize], current: Option<usize>, yielding: bool) -> usize {
         self.steps += 1;
+        if self.steps > PCT_FAIR_AFTER {
+            // A run this long is likely a spin loop waiting for a lower-priority thread:
+            // from here on every runnable thread gets its chance.
+            return runnable[self.rng.gen_range(0..runnable.len())];
+        }
         if let Some(c) = current {
             if let Some(i) = self.change_points.iter().position(|&p| p == self.steps) {
                 // Change point i: the running thread gets priority i, below all initial ones.
                 self.priorities[c] = i;
+            } else if yielding {
+                // A thread that yields waits for another: it goes below everyone.
+                let lowest = self.priorities.iter().copied().min().unwrap_or(0);
+                self.priorities[c] = lowest.saturating_sub(1);
+                if lowest == 0 {
+                    for (t, p) in self.priorities.iter_mut().enumerate() {
+                        if t != c {
+                            *p += 1;
+                        }
+                    }
+                }
             }
         }
         *runnable
@@ -487,7 +516,7 @@ impl Run {
             self.release_control();
             return;
         }
-        let next = st.strategy.next(&runnable, None);
+        let next = st.strategy.next(&runnable, None, false);
         drop(st);
         self.give_turn(next);
     }
@@ -527,7 +556,7 @@ impl Run {
             st.arrived += 1;
             if st.arrived == self.n {
                 let runnable = st.runnable();
-                Some(st.strategy.next(&runnable, None))
+                Some(st.strategy.next(&runnable, None, false))
             } else {
                 None
             }
@@ -564,7 +593,7 @@ impl Run {
                     None
                 }
             } else {
-                Some(st.strategy.next(&runnable, None))
+                Some(st.strategy.next(&runnable, None, false))
             }
         };
         if let Some(next) = next {
@@ -660,7 +689,7 @@ impl Run {
                 at,
             });
             let runnable = st.runnable();
-            st.strategy.next(&runnable, Some(me))
+            st.strategy.next(&runnable, Some(me), op == Op::Yield)
         };
         if next != me {
             *self.last_switch.lock().unwrap_or_else(|e| e.into_inner()) = Some(at);
@@ -693,7 +722,7 @@ impl Run {
             self.wait_for_turn(me);
             return;
         }
-        let next = st.strategy.next(&runnable, None);
+        let next = st.strategy.next(&runnable, None, false);
         drop(st);
         self.give_turn(next);
         self.wait_for_turn(me);
@@ -970,13 +999,50 @@ mod tests {
     #[test]
     fn pct_prefers_the_highest_priority() {
         let mut p = Pct::new(3, 2, 1, 10);
-        let first = p.next(&[0, 1], None);
+        let first = p.next(&[0, 1], None, false);
         for _ in 0..10 {
             assert_eq!(
-                p.next(&[0, 1], Some(first)),
+                p.next(&[0, 1], Some(first), false),
                 first,
                 "no change points with depth 1"
             );
+        }
+        let other = p.next(&[0, 1], Some(first), true);
+        assert_ne!(other, first, "a yielding thread goes last");
+        assert_eq!(
+            p.next(&[0, 1], Some(other), false),
+            other,
+            "and stays there"
+        );
+    }
+
+    #[test]
+    fn a_spin_loop_on_yield_does_not_starve_the_thread_it_waits_for() {
+        for seed in 0..10 {
+            let strategy: Box<dyn Strategy> = if seed % 2 == 0 {
+                Box::new(Pct::new(seed, 2, 2, 20))
+            } else {
+                Box::new(RandomWalk::new(seed))
+            };
+            let run = Run::new(2, strategy);
+            let flag = Arc::new(AtomicBool::new(false));
+            let bodies: Vec<Box<dyn FnOnce() + Send>> = (0..2)
+                .map(|t| {
+                    let flag = flag.clone();
+                    Box::new(move || {
+                        if t == 0 {
+                            while !flag.load(Ordering::SeqCst) {
+                                point(Op::Yield, 0, here());
+                            }
+                        } else {
+                            point(Op::Statement, 0, here());
+                            flag.store(true, Ordering::SeqCst);
+                        }
+                    }) as Box<dyn FnOnce() + Send>
+                })
+                .collect();
+            assert_eq!(run_threads(&run, bodies), vec![true, true], "seed {seed}");
+            assert!(run.steps() < 100, "seed {seed}: {} steps", run.steps());
         }
     }
 }
