@@ -1,0 +1,25 @@
+//! Benchmarks of `threadsafe`, run with `cargo bench -p threadsafe-bench --bench <name>`.
+//!
+//! - `strategies`: how soon each way of scheduling finds a bug. For two bugs of Pradel &
+//!   Gross (PLDI 2012) written with [`threadsafe_rt::sync`] ([`string_buffer::StringBuffer`]'s
+//!   `insert` racing `delete_char_at`/`truncate`, [`concurrent_hash_map::ConcurrentHashMap`]'s
+//!   `put_all` racing `clear`), it runs [`threadsafe_rt::check`] with `N` seeds and a budget
+//!   `B` per check in four modes (free-running stress; controlled with a random walk, PCT
+//!   depth 2, PCT depth 3) and prints, per type and mode: bugs found out of `N`, the
+//!   median/min/max time-to-bug (a miss counts as `B`), the median executions and tests to
+//!   the bug (found runs only), and the median time-to-bug as a multiple of stress's in the
+//!   same run. The correct twins are checked in every mode too; any report on them is a
+//!   false positive and fails the benchmark.
+//! - `throughput`: executions per second of one scenario, two threads each locking a mutex,
+//!   incrementing, unlocking and `fetch_add`ing an atomic ([`counter::Counter::step`]), run
+//!   side by side by threadsafe's controlled scheduler (random walk and PCT 3), its stress
+//!   executor, shuttle's `check_random` (and `check_pct`) on a hand-written harness, and
+//!   plain `std::thread::spawn` + `join`, with each rate's ratio to shuttle's.
+//!
+//! Both print a markdown table and the machine's load. `BENCH_QUICK=1` runs a short smoke
+//! version. See `bench/README.md` for the knobs.
+
+pub mod concurrent_hash_map;
+pub mod counter;
+pub mod harness;
+pub mod string_buffer;
