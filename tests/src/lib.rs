@@ -23,6 +23,7 @@ use std::sync::{Mutex, MutexGuard};
 pub mod account;
 pub mod bounded_stack;
 pub mod concurrent_hash_map;
+pub mod controlled;
 pub mod expect;
 pub mod logger;
 pub mod string_buffer;
