@@ -897,16 +897,15 @@ pub(crate) fn shim_controlled() -> bool {
     })
 }
 
+/// Runs controlled threads by hand, for the scheduler's and the shims' unit tests.
 #[cfg(test)]
-mod tests {
-    use super::*;
+pub(crate) mod testing {
+    use super::Run;
+    use std::sync::Arc;
 
-    fn here() -> Where {
-        Where::Code(Location::caller())
-    }
-
-    /// Runs `bodies` as the threads of one controlled run.
-    fn run_threads(run: &Arc<Run>, bodies: Vec<Box<dyn FnOnce() + Send>>) -> Vec<bool> {
+    /// Runs `bodies` as the threads of `run`, each on its own thread; whether each returned
+    /// (rather than panicked or was unwound).
+    pub(crate) fn run_threads(run: &Arc<Run>, bodies: Vec<Box<dyn FnOnce() + Send>>) -> Vec<bool> {
         let handles: Vec<_> = bodies
             .into_iter()
             .enumerate()
@@ -917,6 +916,18 @@ mod tests {
             .collect();
         handles.into_iter().map(|h| h.join().unwrap()).collect()
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testing::run_threads;
+    use super::*;
+
+    fn here() -> Where {
+        Where::Code(Location::caller())
+    }
+
+    /// Runs `bodies` as the threads of one controlled run.
 
     #[test]
     fn one_thread_at_a_time_and_the_same_seed_gives_the_same_interleaving() {

@@ -16,15 +16,7 @@ type Body = Box<dyn FnOnce() + Send>;
 /// whether each thread returned (rather than panicked or was unwound).
 fn run_threads(seed: u64, bodies: Vec<Body>) -> (Arc<Run>, Vec<bool>) {
     let run = Run::new(bodies.len(), Box::new(RandomWalk::new(seed)));
-    let handles: Vec<_> = bodies
-        .into_iter()
-        .enumerate()
-        .map(|(t, body)| {
-            let run = run.clone();
-            std::thread::spawn(move || crate::panics::catch(|| run.enter(t, body)).is_ok())
-        })
-        .collect();
-    let ok = handles.into_iter().map(|h| h.join().unwrap()).collect();
+    let ok = crate::sched::testing::run_threads(&run, bodies);
     (run, ok)
 }
 
