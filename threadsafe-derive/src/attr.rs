@@ -120,7 +120,9 @@ impl Key {
                 "the path of the runtime crate in a string, e.g. `crate = \"::my_threadsafe\"`"
             }
             Key::Test => "`true` or `false`, e.g. `test = false`",
-            Key::StatementPoints => "`true` or `false`, e.g. `statement_points = false`",
+            Key::StatementPoints => {
+                "`true` (in test builds, the default), `false` or `\"always\"`, e.g. `statement_points = false`"
+            }
         }
     }
 
@@ -320,8 +322,20 @@ pub(crate) struct Args {
     pub(crate) krate: Path,
     /// Emit the `#[test]` function.
     pub(crate) test: bool,
-    /// Insert statement points in the methods' bodies (in test builds).
-    pub(crate) statement_points: bool,
+    /// Where statement points go in the methods' bodies.
+    pub(crate) statement_points: PointsIn,
+}
+
+/// Where `#[thread_safe]` inserts statement points (`statement_points = ..`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum PointsIn {
+    /// `false`: nowhere.
+    Nowhere,
+    /// `true`, the default: in test builds (`#[cfg(test)]`).
+    TestBuilds,
+    /// `"always"`: in every build, for harnesses that check a library from outside its
+    /// tests (benchmarks, examples); a point costs one thread-local read when nothing runs.
+    Always,
 }
 
 impl Default for Args {
@@ -331,7 +345,7 @@ impl Default for Args {
             instantiate: None,
             krate: syn::parse_quote!(::threadsafe_rt),
             test: true,
-            statement_points: true,
+            statement_points: PointsIn::TestBuilds,
         }
     }
 }
@@ -479,9 +493,15 @@ impl Args {
                     Ok(b) => args.test = b,
                     Err(_) => bad(""),
                 },
-                Key::StatementPoints => match bool::from_expr(value) {
-                    Ok(b) => args.statement_points = b,
-                    Err(_) => bad(""),
+                Key::StatementPoints => match (
+                    bool::from_expr(value),
+                    lit_str(value).map(LitStr::value).as_deref(),
+                ) {
+                    (Ok(true), _) => args.statement_points = PointsIn::TestBuilds,
+                    (Ok(false), _) => args.statement_points = PointsIn::Nowhere,
+                    (_, Some("always")) => args.statement_points = PointsIn::Always,
+                    (_, Some(other)) => bad(&format!(", not `\"{other}\"`")),
+                    _ => bad(""),
                 },
             }
         }
@@ -667,7 +687,7 @@ mod tests {
         assert!(args.config.is_empty());
         assert!(args.test);
         assert!(args.instantiate.is_none());
-        assert!(args.statement_points);
+        assert_eq!(args.statement_points, PointsIn::TestBuilds);
         let krate = args.krate;
         assert_eq!(
             quote!(#krate).to_string(),
@@ -722,7 +742,7 @@ mod tests {
                 (Key::Strategy, ConfigValue::Strategy(Some(5))),
             ]
         );
-        assert!(!args.statement_points);
+        assert_eq!(args.statement_points, PointsIn::Nowhere);
         let ty = args.instantiate.unwrap().0.unwrap();
         assert_eq!(quote!(#ty).to_string(), "Cache < String , u32 >");
         let krate = args.krate;
@@ -833,7 +853,7 @@ mod tests {
             "`schedule` takes `\"auto\"` (the default), `\"controlled\"` or `\"stress\"`, e.g. `schedule = \"controlled\"`, not `\"controled\"`",
             "`strategy` takes `\"random\"` (the default) or `\"pct\"`, e.g. `strategy = \"pct\", depth = 2`, not `\"dfs\"`",
             "`depth` takes a positive integer, the bug depth `strategy = \"pct\"` aims at, e.g. `depth = 2`, not 0",
-            "`statement_points` takes `true` or `false`, e.g. `statement_points = false`",
+            "`statement_points` takes `true` (in test builds, the default), `false` or `\"always\"`, e.g. `statement_points = false`, not `\"no\"`",
         ];
         assert_eq!(errors, expected);
 

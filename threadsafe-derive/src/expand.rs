@@ -36,8 +36,8 @@ pub(crate) fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     let mut stripped = strip_helpers(&item);
     match (model, cx.has_errors()) {
         (Some(m), false) => {
-            if let (Item::Impl(imp), true) = (&mut stripped, args.statement_points) {
-                points::insert(imp, &m.entries, &args.krate);
+            if let Item::Impl(imp) = &mut stripped {
+                points::insert(imp, &m.entries, &args.krate, args.statement_points);
             }
             generate(&m, &args, stripped.into_token_stream())
         }

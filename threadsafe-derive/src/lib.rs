@@ -71,7 +71,7 @@ use proc_macro::TokenStream;
 /// | `instantiate` | the concrete type to check for a generic impl: `"Cache<String, u32>"` | required on generic impls |
 /// | `crate` | path of the runtime crate if renamed: `"::my_threadsafe"` | `::threadsafe_rt` |
 /// | `test` | `false` emits no `#[test]` (the check runs only where you call it) | `true` |
-/// | `statement_points` | `false` inserts no statement points | `true` |
+/// | `statement_points` | `false` inserts no statement points; `"always"` inserts them in every build, not only test builds (for a benchmark or example that checks the type from outside its crate's tests) | `true` |
 ///
 /// On a method, `#[thread_safe(skip)]` leaves it out of the check (and gets it no statement
 /// points).

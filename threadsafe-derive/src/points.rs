@@ -3,7 +3,8 @@
 //! controlled scheduler can switch threads between any two statements of plain std code, and
 //! a stress run can perturb timing there (DESIGN.md §4).
 //!
-//! Each point is one statement, compiled only with `cfg(test)`:
+//! Each point is one statement, compiled only with `cfg(test)` (with `statement_points =
+//! "always"`, without the `cfg`; with `false`, there is none):
 //!
 //! ```ignore
 //! #[cfg(test)]
@@ -41,10 +42,16 @@ use syn::{
 };
 
 use crate::ast::Entry;
+use crate::attr::PointsIn;
 
 /// Inserts the points into the bodies of the methods of `item` whose entry asks for them
 /// (`entries` are the model's, one per function of `item`, in order).
-pub(crate) fn insert(item: &mut ItemImpl, entries: &[Entry], krate: &Path) {
+pub(crate) fn insert(item: &mut ItemImpl, entries: &[Entry], krate: &Path, within: PointsIn) {
+    let cfg = match within {
+        PointsIn::Nowhere => return,
+        PointsIn::TestBuilds => quote!(#[cfg(test)]),
+        PointsIn::Always => TokenStream::new(),
+    };
     let fns = item.items.iter_mut().filter_map(|i| match i {
         ImplItem::Fn(f) => Some(f),
         _ => None,
@@ -52,7 +59,8 @@ pub(crate) fn insert(item: &mut ItemImpl, entries: &[Entry], krate: &Path) {
     for (f, entry) in fns.zip(entries) {
         debug_assert_eq!(f.sig.ident, entry.ident);
         if entry.statement_points {
-            Points::new(&f.sig.ident.unraw().to_string(), krate).visit_block_mut(&mut f.block);
+            Points::new(&f.sig.ident.unraw().to_string(), krate, cfg.clone())
+                .visit_block_mut(&mut f.block);
         }
     }
 }
@@ -65,11 +73,14 @@ struct Points {
     method: String,
     /// The static's name.
     name: syn::Ident,
+    /// `#[cfg(test)]`, or nothing with `statement_points = "always"`.
+    cfg: TokenStream,
 }
 
 impl Points {
-    fn new(method: &str, krate: &Path) -> Points {
+    fn new(method: &str, krate: &Path, cfg: TokenStream) -> Points {
         Points {
+            cfg,
             private: quote!(#krate::__private),
             method: method.to_string(),
             name: syn::Ident::new("__TS_POINT", Span::mixed_site()),
@@ -82,11 +93,12 @@ impl Points {
             private,
             method,
             name,
+            cfg,
         } = self;
         let file = quote_spanned!(at=> ::core::file!());
         let line = quote_spanned!(at=> ::core::line!());
         let tokens = quote! {
-            #[cfg(test)]
+            #cfg
             #private::statement({
                 static #name: #private::StatementPoint = #private::StatementPoint {
                     method: #method,
@@ -216,7 +228,7 @@ mod tests {
     /// `f`'s body with the points inserted, as tokens with each point written `•`.
     fn rewrite(mut f: ImplItemFn) -> String {
         let krate: Path = parse_quote!(::threadsafe_rt);
-        Points::new("m", &krate).visit_block_mut(&mut f.block);
+        Points::new("m", &krate, quote!(#[cfg(test)])).visit_block_mut(&mut f.block);
         let text = f.block.to_token_stream().to_string();
         // The rewritten block is valid Rust.
         let reparsed: Block = syn::parse_str(&text).expect("the rewritten body parses");
@@ -226,7 +238,7 @@ mod tests {
 
     fn point_text() -> String {
         let krate: Path = parse_quote!(::threadsafe_rt);
-        Points::new("m", &krate)
+        Points::new("m", &krate, quote!(#[cfg(test)]))
             .point(Span::call_site())
             .to_token_stream()
             .to_string()
@@ -444,6 +456,25 @@ mod tests {
         );
         let off = points_per_method(quote!(statement_points = false), item);
         assert!(off.iter().all(|(_, n)| *n == 0), "{off:?}");
+    }
+
+    #[test]
+    fn always_drops_the_cfg_and_false_drops_the_points() {
+        let item = quote!(impl Foo { pub fn new() -> Self { Foo } pub fn get(&self) -> u8 { 0 } });
+        let body = |args: TokenStream| {
+            let out = crate::expand::expand(args, item.clone()).to_string();
+            let start = out.find("fn get").expect("the method is emitted");
+            let end = out[start..].find("impl ").map_or(out.len(), |e| start + e);
+            out[start..end].to_string()
+        };
+        let test_builds = body(quote!());
+        assert!(test_builds.contains("# [cfg (test)]"), "{test_builds}");
+        assert!(test_builds.contains("statement"), "{test_builds}");
+        let always = body(quote!(statement_points = "always"));
+        assert!(!always.contains("cfg"), "{always}");
+        assert!(always.contains("static __TS_POINT"), "{always}");
+        let off = body(quote!(statement_points = false));
+        assert!(!off.contains("__TS_POINT"), "{off}");
     }
 
     #[test]
