@@ -1,0 +1,96 @@
+//! The benchmark corpus of `threadsafe`: a Rust counterpart of each of the 20 subjects of
+//! MAPTest (Wang et al., ASE 2019, Table II) and of ConTeGe's MedlineSentenceModel (Pradel &
+//! Gross, PLDI 2012, Table 1), each with a correct twin.
+//!
+//! Every subject keeps the original's kind of bug (an atomicity violation, a race between
+//! separately locked fields, a lock-order deadlock, a failure the code signals itself) and the
+//! shape of the interleaving that shows it, in ordinary Rust: std or `parking_lot` locks,
+//! atomics, `threadsafe_rt::sync` for some. The types carry `#[thread_safe(test = false,
+//! statement_points = "always")]`: the harness checks them from outside this crate's tests,
+//! so their statement points must exist in every build.
+//!
+//! [`all`] lists the subjects; the harness (`cargo bench -p threadsafe-corpus --bench
+//! time_to_bug`) checks each one and its twin.
+
+use std::time::Duration;
+
+use threadsafe_rt::{Config, Report};
+
+pub mod dbcp;
+pub mod jdk;
+pub mod jfreechart;
+pub mod log4j;
+pub mod medline;
+pub mod naive;
+pub mod xstream;
+
+/// The kind of bug a subject has, as the papers name it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BugKind {
+    /// A check-then-act or read-then-write sequence split over lock sections.
+    Atomicity,
+    /// State made of several fields that are each locked (or atomic) on their own and must
+    /// agree; Java's data races on unsynchronized fields become this in safe Rust.
+    DataRace,
+    /// Two locks taken in opposite orders by two threads.
+    Deadlock,
+}
+
+impl BugKind {
+    /// The name the papers' tables use.
+    pub fn name(self) -> &'static str {
+        match self {
+            BugKind::Atomicity => "atomicity",
+            BugKind::DataRace => "data race",
+            BugKind::Deadlock => "deadlock",
+        }
+    }
+}
+
+/// One subject of the corpus: a buggy type, its correct twin, and a naive stress test of the
+/// buggy pair of calls.
+#[derive(Clone, Copy)]
+pub struct Subject {
+    /// The paper's identifier: `V1` … `V20` for MAPTest, `C6` for ConTeGe's Medline.
+    pub id: &'static str,
+    /// A short name for flags and tables, e.g. `string_buffer`.
+    pub name: &'static str,
+    /// The original class and version, e.g. `java.lang.StringBuffer (JDK 1.6.0)`.
+    pub original: &'static str,
+    /// The kind of bug.
+    pub bug: BugKind,
+    /// The source file of the buggy type (`file!()`): a panic the check reports must be
+    /// located in it (a deadlock's threads must wait in it).
+    pub file: &'static str,
+    /// Runs the check on the buggy type.
+    pub check_buggy: fn(&Config) -> Report,
+    /// Runs the check on the correct twin.
+    pub check_twin: fn(&Config) -> Report,
+    /// A naive hand-written stress test of the buggy pair: two threads calling the two
+    /// methods in loops on shared instances for at most `budget`; the time it took to fail,
+    /// or `None` when it did not fail within `budget`.
+    pub naive: fn(Duration) -> Option<Duration>,
+}
+
+/// Every subject, in the papers' order (`V1` … `V20`, then `C6`).
+pub fn all() -> Vec<Subject> {
+    let mut all = Vec::new();
+    all.extend(dbcp::subjects());
+    all.extend(jdk::subjects());
+    all.extend(jfreechart::subjects());
+    all.extend(log4j::subjects());
+    all.extend(xstream::subjects());
+    all.extend(medline::subjects());
+    all.sort_by_key(|s| order(s.id));
+    all
+}
+
+/// `V7` → 7, `C6` → 100 + 6: the papers' order.
+fn order(id: &str) -> u32 {
+    let n = id[1..].parse::<u32>().unwrap_or(0);
+    if id.starts_with('V') {
+        n
+    } else {
+        100 + n
+    }
+}

@@ -1,0 +1,144 @@
+//! The naive baseline: what a developer writes by hand to stress a pair of calls, two threads
+//! calling them in loops on a shared instance, with no tool.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// How long the calls may make no progress before the stress test calls it a deadlock.
+pub const STUCK_AFTER: Duration = Duration::from_secs(1);
+
+/// Runs `a` on one thread and `b` on another, `iters` times each, on a fresh instance from
+/// `fresh` per round, round after round until one of the calls panics, the calls stop making
+/// progress for [`STUCK_AFTER`] (a deadlock), or `budget` is spent.
+///
+/// Returns the time to the failure (for a deadlock, when it was declared), or `None`. The
+/// threads of a deadlocked round are left behind, as a hand-written test would leave them.
+/// Panic messages are not printed while it runs.
+///
+/// ```
+/// use std::sync::atomic::{AtomicU32, Ordering};
+/// use std::time::Duration;
+///
+/// // A counter whose increment is a load then a store: two threads lose updates, but
+/// // nothing panics, so the naive test never fails.
+/// let found = threadsafe_corpus::naive::race(
+///     Duration::from_millis(50),
+///     100,
+///     || AtomicU32::new(0),
+///     |c| { c.store(c.load(Ordering::SeqCst) + 1, Ordering::SeqCst); },
+///     |c| { c.store(c.load(Ordering::SeqCst) + 1, Ordering::SeqCst); },
+/// );
+/// assert_eq!(found, None);
+/// ```
+pub fn race<S, F, A, B>(budget: Duration, iters: usize, fresh: F, a: A, b: B) -> Option<Duration>
+where
+    S: Send + Sync + 'static,
+    F: Fn() -> S,
+    A: Fn(&S) + Send + Sync + 'static,
+    B: Fn(&S) + Send + Sync + 'static,
+{
+    let shared = Arc::new(Shared {
+        state: Mutex::new(None),
+        round: AtomicUsize::new(0),
+        finished: AtomicUsize::new(0),
+        progress: AtomicUsize::new(0),
+        failed: AtomicBool::new(false),
+        stop: AtomicBool::new(false),
+    });
+    let _quiet = quiet();
+    let calls: [Call<S>; 2] = [Arc::new(a), Arc::new(b)];
+    let workers: Vec<_> = calls
+        .into_iter()
+        .map(|call| {
+            let shared = Arc::clone(&shared);
+            std::thread::spawn(move || shared.work(iters, &*call))
+        })
+        .collect();
+    let start = Instant::now();
+    let mut outcome = None;
+    'rounds: for round in 1.. {
+        *shared.state.lock().unwrap() = Some(Arc::new(fresh()));
+        shared.round.store(round, Ordering::SeqCst);
+        let (mut seen, mut since) = (shared.progress.load(Ordering::SeqCst), Instant::now());
+        while shared.finished.load(Ordering::SeqCst) < 2 * round {
+            std::thread::yield_now();
+            let now = shared.progress.load(Ordering::SeqCst);
+            if now != seen {
+                (seen, since) = (now, Instant::now());
+            } else if since.elapsed() >= STUCK_AFTER {
+                shared.stop.store(true, Ordering::SeqCst);
+                // The stuck threads stay behind; do not join them.
+                return Some(start.elapsed());
+            }
+        }
+        if shared.failed.load(Ordering::SeqCst) {
+            outcome = Some(start.elapsed());
+            break 'rounds;
+        }
+        if start.elapsed() >= budget {
+            break 'rounds;
+        }
+    }
+    shared.stop.store(true, Ordering::SeqCst);
+    for w in workers {
+        let _ = w.join();
+    }
+    outcome
+}
+
+/// One thread's call.
+type Call<S> = Arc<dyn Fn(&S) + Send + Sync>;
+
+struct Shared<S> {
+    state: Mutex<Option<Arc<S>>>,
+    round: AtomicUsize,
+    finished: AtomicUsize,
+    progress: AtomicUsize,
+    failed: AtomicBool,
+    stop: AtomicBool,
+}
+
+impl<S> Shared<S> {
+    fn work(&self, iters: usize, call: &(dyn Fn(&S) + Send + Sync)) {
+        let mut done = 0;
+        loop {
+            while self.round.load(Ordering::SeqCst) == done {
+                if self.stop.load(Ordering::SeqCst) {
+                    return;
+                }
+                std::hint::spin_loop();
+            }
+            done += 1;
+            let state = self.state.lock().unwrap().clone().expect("set before the round");
+            for _ in 0..iters {
+                if catch_unwind(AssertUnwindSafe(|| call(&state))).is_err() {
+                    self.failed.store(true, Ordering::SeqCst);
+                    break;
+                }
+                self.progress.fetch_add(1, Ordering::SeqCst);
+            }
+            self.finished.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+}
+
+/// Runs its closure when dropped: puts the previous panic hook back.
+struct Restore<H: FnOnce()>(Option<H>);
+
+impl<H: FnOnce()> Drop for Restore<H> {
+    fn drop(&mut self) {
+        if let Some(restore) = self.0.take() {
+            restore();
+        }
+    }
+}
+
+/// Silences the panic hook until the returned guard drops (the stress test's threads panic
+/// on purpose).
+fn quiet() -> Restore<impl FnOnce()> {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    Restore(Some(move || std::panic::set_hook(previous)))
+}
