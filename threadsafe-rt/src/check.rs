@@ -20,6 +20,12 @@ use crate::subject::{Description, Subject};
 
 static CHECKS: Mutex<()> = Mutex::new(());
 
+/// Holds the process-wide lock that checks and gated tests take, so that they never run at
+/// the same time (gates would stop a check's threads, and checks compete for the cores).
+pub(crate) fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    CHECKS.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 /// The shortest time a run may make no progress before it counts as hung.
 pub(crate) const TIMEOUT_FLOOR: Duration = Duration::from_millis(250);
 
@@ -54,7 +60,7 @@ pub fn check<T: Subject>(config: &Config) -> Report {
     let desc = description::<T>();
     // One check at a time in a process: two stress runs on the same cores slow each other
     // down and hide races. The budget starts once this check has the machine.
-    let _one_at_a_time = CHECKS.lock().unwrap_or_else(|e| e.into_inner());
+    let _one_at_a_time = one_at_a_time();
     let start = Instant::now();
     let mut report = Report {
         type_name: desc.name.to_string(),

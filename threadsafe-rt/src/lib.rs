@@ -134,6 +134,7 @@
 mod check;
 mod config;
 mod exec;
+pub mod gates;
 mod generate;
 mod generator;
 mod model;
@@ -154,11 +155,70 @@ pub use report::{Failure, Report, Verdict, Violation};
 pub use subject::{Description, Skipped, Subject};
 pub use threadsafe_derive::thread_safe;
 
+/// A named point: a location that a [gate](gates) can stand at or a condition can wait for,
+/// e.g. `point!("after_len")`.
+///
+/// It compiles to nothing outside test builds (`cfg(test)` of the crate that writes it), and
+/// costs one relaxed load in test builds when no gated test runs. The name must be a string
+/// literal. [`gates::point`] is the same point in every build (doc tests, examples,
+/// benchmarks, or under a `cfg` of your own).
+///
+/// ```
+/// pub struct Buf(std::sync::Mutex<Vec<u8>>);
+///
+/// impl Buf {
+///     pub fn append(&self, other: &Buf) {
+///         let len = other.0.lock().unwrap().len();
+///         threadsafe_rt::point!("after_len");
+///         let copy = other.0.lock().unwrap()[..len].to_vec();
+///         self.0.lock().unwrap().extend(copy);
+///     }
+/// }
+/// # let (a, b) = (Buf(Default::default()), Buf(Default::default()));
+/// # a.append(&b);
+/// ```
+#[macro_export]
+macro_rules! point {
+    ($name:literal) => {{
+        #[cfg(test)]
+        $crate::__private::named_point($name);
+    }};
+}
+
+/// The ordering notation for a [`gates::Schedule`]: `schedule!("worker: after_len" ->
+/// "main: fn set_len" -> ...)`. Each entry is a [`gates::Loc`] in its string form (a string
+/// literal, or a parenthesized expression that gives a string), and each waits at its
+/// location until the entry before it has been reached; see [`gates::Schedule::sequence`].
+///
+/// # Panics
+/// If an entry is not a location (with the reason and the grammar).
+///
+/// ```
+/// use threadsafe_rt::schedule;
+///
+/// let s = schedule!("worker: after_len" -> "main: fn set_len" -> "worker: fn chars");
+/// assert_eq!(s.gates().len(), 2);
+/// assert_eq!(s.gates()[0].to_string(),
+///     "at `main: fn set_len`: gate `main: fn set_len until reached `worker: after_len``");
+/// ```
+#[macro_export]
+macro_rules! schedule {
+    ($($event:tt)->+) => {
+        $crate::gates::Schedule::new().sequence(&[$(::std::string::ToString::to_string(&$event)),+])
+    };
+}
+
 /// Used by the code `#[thread_safe]` expands to; not a public API.
 #[doc(hidden)]
 pub mod __private {
     pub use crate::check::run_test;
     pub use crate::sched::StatementPoint;
+
+    /// A named point (what [`point!`](crate::point) expands to in test builds).
+    #[inline]
+    pub fn named_point(name: &'static str) {
+        crate::gates::named_point(name);
+    }
 
     /// A statement point of an annotated method (inserted by the expansion in test builds).
     #[inline]

@@ -390,6 +390,9 @@ pub(crate) fn statement(p: &'static StatementPoint) {
         return;
     }
     POINTS.with(|c| c.set(c.get() + 1));
+    if crate::gates::active() {
+        crate::gates::statement(p);
+    }
     NOISE.with(|n| {
         let mut x = n.get();
         if x == 0 {
@@ -882,7 +885,8 @@ pub(crate) fn barrier(obj: usize, n: usize, at: Where) -> Option<bool> {
 /// still has control (without cloning the run); outside any run it counts a point seen, as
 /// the hooks do. Uses `try_with`: a shim may run in a thread-local's destructor, where std's
 /// primitives work too.
-pub(crate) fn shim_controlled() -> bool {
+#[track_caller]
+pub(crate) fn shim_controlled(op: Op) -> bool {
     let controlled = CURRENT
         .try_with(|c| {
             c.borrow().as_ref().map(|(run, _)| {
@@ -891,10 +895,17 @@ pub(crate) fn shim_controlled() -> bool {
         })
         .ok()
         .flatten();
-    controlled.unwrap_or_else(|| {
-        let _ = POINTS.try_with(|c| c.set(c.get() + 1));
-        false
-    })
+    // Not `unwrap_or_else`: a closure would hide the caller's location from the gates.
+    match controlled {
+        Some(controlled) => controlled,
+        None => {
+            let _ = POINTS.try_with(|c| c.set(c.get() + 1));
+            if crate::gates::active() {
+                crate::gates::sync_op(op, Location::caller());
+            }
+            false
+        }
+    }
 }
 
 /// Runs controlled threads by hand, for the scheduler's and the shims' unit tests.

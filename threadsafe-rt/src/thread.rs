@@ -37,7 +37,7 @@ use crate::sched::{self, Op, Where};
 /// ```
 #[track_caller]
 pub fn yield_now() {
-    if sched::shim_controlled() {
+    if sched::shim_controlled(Op::Yield) {
         sched::point(Op::Yield, 0, Where::Code(Location::caller()));
     } else {
         std::thread::yield_now();

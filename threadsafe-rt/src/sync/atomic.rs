@@ -33,7 +33,7 @@ use crate::sched::{self, Op};
 #[track_caller]
 #[inline]
 fn before<T: ?Sized>(op: Op, obj: &T) {
-    if sched::shim_controlled() {
+    if sched::shim_controlled(op) {
         sched::point(op, id(obj), here());
     }
 }

@@ -1,7 +1,7 @@
 use std::fmt;
 
 use super::{here, id};
-use crate::sched;
+use crate::sched::{self, Op};
 
 /// A barrier for a fixed number of threads: [`std::sync::Barrier`], visible to the
 /// controlled scheduler.
@@ -49,7 +49,7 @@ impl Barrier {
     /// The barrier can be reused afterwards.
     #[track_caller]
     pub fn wait(&self) -> BarrierWaitResult {
-        if sched::shim_controlled() {
+        if sched::shim_controlled(Op::Barrier) {
             if let Some(leader) = sched::barrier(id(self), self.n, here()) {
                 return BarrierWaitResult(leader);
             }

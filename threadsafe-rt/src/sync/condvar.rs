@@ -52,8 +52,9 @@ impl WaitTimeoutResult {
 /// True if a wait with this guard goes through the scheduler: the thread runs under
 /// control and took the mutex there. Otherwise std's wait (a guard taken before the run,
 /// or control given up since).
+#[track_caller]
 fn under_control<T: ?Sized>(guard: &MutexGuard<'_, T>) -> bool {
-    sched::shim_controlled() && guard.held.controlled()
+    sched::shim_controlled(Op::Wait) && guard.held.controlled()
 }
 
 /// Rebuilds a wait's result around the guard.
@@ -193,7 +194,7 @@ impl Condvar {
     /// one is the strategy's choice.
     #[track_caller]
     pub fn notify_one(&self) {
-        if sched::shim_controlled() {
+        if sched::shim_controlled(Op::Notify) {
             sched::notify(id(self), false, here());
         }
         // Also std's: a thread that waits outside control (after control was given up, or
@@ -204,7 +205,7 @@ impl Condvar {
     /// Wakes all threads waiting on this condition variable.
     #[track_caller]
     pub fn notify_all(&self) {
-        if sched::shim_controlled() {
+        if sched::shim_controlled(Op::Notify) {
             sched::notify(id(self), true, here());
         }
         self.inner.notify_all();

@@ -3,7 +3,7 @@ use std::ops::{Deref, DerefMut};
 use std::sync::{LockResult, PoisonError, TryLockError, TryLockResult};
 
 use super::{here, id, Held};
-use crate::sched;
+use crate::sched::{self, Op};
 
 /// A mutual exclusion lock: [`std::sync::Mutex`], visible to the controlled scheduler.
 ///
@@ -94,7 +94,7 @@ impl<T: ?Sized> Mutex<T> {
     #[track_caller]
     #[inline]
     pub fn lock(&self) -> LockResult<MutexGuard<'_, T>> {
-        let held = if sched::shim_controlled() {
+        let held = if sched::shim_controlled(Op::Lock) {
             Held::acquire(self.id())
         } else {
             Held::NONE
@@ -135,7 +135,7 @@ impl<T: ?Sized> Mutex<T> {
     #[track_caller]
     #[inline]
     pub fn try_lock(&self) -> TryLockResult<MutexGuard<'_, T>> {
-        let held = if sched::shim_controlled() {
+        let held = if sched::shim_controlled(Op::Lock) {
             if !sched::try_acquire(self.id(), true, here()) {
                 return Err(TryLockError::WouldBlock);
             }

@@ -50,7 +50,7 @@ impl Once {
     /// earlier closure panicked (the `Once` is poisoned).
     #[track_caller]
     pub fn call_once<F: FnOnce()>(&self, f: F) {
-        let controlled = sched::shim_controlled();
+        let controlled = sched::shim_controlled(Op::Load);
         if self.inner.is_completed() {
             return;
         }
@@ -67,7 +67,7 @@ impl Once {
     /// closure is told by its [`OnceState`].
     #[track_caller]
     pub fn call_once_force<F: FnOnce(&OnceState)>(&self, f: F) {
-        let controlled = sched::shim_controlled();
+        let controlled = sched::shim_controlled(Op::Load);
         if self.inner.is_completed() {
             return;
         }
@@ -85,7 +85,7 @@ impl Once {
     #[track_caller]
     #[inline]
     pub fn is_completed(&self) -> bool {
-        if sched::shim_controlled() {
+        if sched::shim_controlled(Op::Load) {
             sched::point(Op::Load, id(self), here());
         }
         self.inner.is_completed()
@@ -140,7 +140,7 @@ impl<T> OnceLock<T> {
     #[track_caller]
     #[inline]
     pub fn get(&self) -> Option<&T> {
-        if sched::shim_controlled() {
+        if sched::shim_controlled(Op::Load) {
             sched::point(Op::Load, id(self), here());
         }
         self.inner.get()
@@ -156,7 +156,7 @@ impl<T> OnceLock<T> {
     /// Waits if another thread is initializing it.
     #[track_caller]
     pub fn set(&self, value: T) -> Result<(), T> {
-        let controlled = sched::shim_controlled();
+        let controlled = sched::shim_controlled(Op::Load);
         if self.inner.get().is_some() {
             return Err(value);
         }
@@ -178,7 +178,7 @@ impl<T> OnceLock<T> {
     where
         F: FnOnce() -> T,
     {
-        let controlled = sched::shim_controlled();
+        let controlled = sched::shim_controlled(Op::Load);
         if let Some(v) = self.inner.get() {
             return v;
         }

@@ -3,7 +3,7 @@ use std::ops::{Deref, DerefMut};
 use std::sync::{LockResult, PoisonError, TryLockError, TryLockResult};
 
 use super::{here, id, Held};
-use crate::sched;
+use crate::sched::{self, Op};
 
 /// A reader-writer lock: [`std::sync::RwLock`], visible to the controlled scheduler.
 ///
@@ -88,7 +88,7 @@ impl<T: ?Sized> RwLock<T> {
     #[track_caller]
     #[inline]
     fn take<const EXCLUSIVE: bool>(&self) -> Held<EXCLUSIVE> {
-        if sched::shim_controlled() {
+        if sched::shim_controlled(if EXCLUSIVE { Op::Lock } else { Op::ReadLock }) {
             Held::acquire(id(self))
         } else {
             Held::NONE
@@ -99,7 +99,7 @@ impl<T: ?Sized> RwLock<T> {
     #[track_caller]
     #[inline]
     fn try_take<const EXCLUSIVE: bool>(&self) -> Option<Held<EXCLUSIVE>> {
-        if sched::shim_controlled() {
+        if sched::shim_controlled(if EXCLUSIVE { Op::Lock } else { Op::ReadLock }) {
             let id = id(self);
             // Not `then_some`: a `Held` built eagerly would release on drop.
             sched::try_acquire(id, EXCLUSIVE, here()).then(|| Held(id))
