@@ -6,10 +6,10 @@ use std::cell::Cell;
 use std::fmt;
 use std::panic::Location;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, RwLock};
 use std::time::{Duration, Instant};
 
-use super::loc::Site;
+use super::loc::{Site, Target};
 use super::{Cond, Gate, GateKind, Loc, Rule, Schedule, SimpleGate, SyncOp};
 use crate::panics;
 use crate::sched::{Aborted, Op, StatementPoint};
@@ -18,7 +18,7 @@ use crate::worker::{current_tid, thread_is_blocked};
 /// True while a gated test runs: the hooks' fast path.
 static ACTIVE: AtomicBool = AtomicBool::new(false);
 /// The engine of the gated test that runs.
-static ENGINE: Mutex<Option<Arc<Engine>>> = Mutex::new(None);
+static ENGINE: RwLock<Option<Arc<Engine>>> = RwLock::new(None);
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
 thread_local! {
@@ -77,7 +77,11 @@ fn engine() -> Option<Arc<Engine>> {
     if !active() {
         return None;
     }
-    ENGINE.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    ENGINE.read().unwrap_or_else(|e| e.into_inner()).clone()
+}
+
+fn set_engine(e: Option<Arc<Engine>>) {
+    *ENGINE.write().unwrap_or_else(|e| e.into_inner()) = e;
 }
 
 fn arrive(site: Site) {
@@ -85,7 +89,43 @@ fn arrive(site: Site) {
         return;
     }
     if let Some(e) = engine() {
-        e.arrive(site);
+        if e.interest.wants(&site) {
+            e.arrive(site);
+        }
+    }
+}
+
+/// What the locations of a schedule can match: sites outside it are not reported, so a
+/// point in a hot loop costs little while a gated test runs.
+#[derive(Default)]
+struct Interest {
+    points: Vec<String>,
+    /// Methods of statement locations; `None` in the list when any method matches.
+    methods: Vec<String>,
+    ops: Vec<SyncOp>,
+}
+
+impl Interest {
+    fn of(locs: &[Loc]) -> Interest {
+        let mut i = Interest::default();
+        for l in locs {
+            match &l.target {
+                Target::Point(p) => i.points.push(p.clone()),
+                Target::Statement { method, .. } => i.methods.push(method.clone()),
+                Target::Sync { op, .. } => i.ops.push(*op),
+                Target::End => {}
+            }
+        }
+        i
+    }
+
+    fn wants(&self, site: &Site) -> bool {
+        match site {
+            Site::Point(p) => self.points.iter().any(|x| x == p),
+            Site::Statement(s) => self.methods.iter().any(|m| m == s.method),
+            Site::Sync { op, .. } => self.ops.contains(op),
+            Site::End => true,
+        }
     }
 }
 
@@ -216,6 +256,7 @@ struct Engine {
     openers: Vec<(Loc, SimpleGate)>,
     /// Every location the rules, openers and conditions name, once each.
     locs: Vec<Loc>,
+    interest: Interest,
     settle: Duration,
     timeout: Duration,
     st: Mutex<State>,
@@ -242,11 +283,13 @@ impl Engine {
             add(l);
         }
         let n = locs.len();
+        let interest = Interest::of(&locs);
         Engine {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             rules: schedule.rules,
             openers: schedule.openers,
             locs,
+            interest,
             settle: schedule.settle,
             timeout: schedule.timeout,
             st: Mutex::new(State {
@@ -645,7 +688,7 @@ where
 {
     let _one_at_a_time = crate::check::one_at_a_time();
     let engine = Arc::new(Engine::new(schedule));
-    *ENGINE.lock().unwrap_or_else(|e| e.into_inner()) = Some(Arc::clone(&engine));
+    set_engine(Some(Arc::clone(&engine)));
     ACTIVE.store(true, Ordering::SeqCst);
     let done = Arc::new(AtomicBool::new(false));
     let watchdog = {
@@ -679,7 +722,7 @@ where
     done.store(true, Ordering::SeqCst);
     let _ = watchdog.join();
     ACTIVE.store(false, Ordering::SeqCst);
-    *ENGINE.lock().unwrap_or_else(|e| e.into_inner()) = None;
+    set_engine(None);
     let mut st = engine.state();
     Outcome {
         panics: std::mem::take(&mut st.panics),
