@@ -12,8 +12,8 @@ use crate::generate::description;
 use crate::generator::Generator;
 use crate::model::{linearizations, TestCase};
 use crate::report::{
-    method_at, render_body, render_interleaving, render_reproducer, scope_name, Failure, Report,
-    Verdict, Violation,
+    gated_entries, method_at, render_body, render_gated, render_interleaving, render_reproducer,
+    scope_name, Failure, Report, Verdict, Violation,
 };
 use crate::sched::Step;
 use crate::subject::{Description, Subject};
@@ -180,7 +180,15 @@ fn violation<T>(
 ) -> Violation {
     let failure = describe_failure(desc, test, failure);
     let repeat = (report.executions * 2).clamp(1_000, 100_000);
+    let schedule = match (trace, &failure) {
+        (Some(t), Failure::Panic { .. }) => Some(gated_entries(t)).filter(|e| !e.is_empty()),
+        _ => None,
+    };
     Violation {
+        gated: schedule
+            .as_deref()
+            .map(|e| render_gated(desc, test, &failure, config, e)),
+        schedule,
         reproducer: render_reproducer(desc, test, &failure, config, repeat, replay.as_deref()),
         interleaving: trace.map(|t| render_interleaving(desc, test, t)),
         replay,

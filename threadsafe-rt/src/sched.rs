@@ -105,6 +105,9 @@ pub(crate) struct Step {
     pub(crate) op: Op,
     pub(crate) obj: usize,
     pub(crate) at: Where,
+    /// The scheduler switched away here: the thread runs the operation when it next gets
+    /// the turn (otherwise it ran it at once).
+    pub(crate) held: bool,
 }
 
 /// Why a thread cannot run.
@@ -690,9 +693,14 @@ impl Run {
                 op,
                 obj,
                 at,
+                held: false,
             });
             let runnable = st.runnable();
-            st.strategy.next(&runnable, Some(me), op == Op::Yield)
+            let next = st.strategy.next(&runnable, Some(me), op == Op::Yield);
+            if let Some(step) = st.trace.last_mut() {
+                step.held = next != me;
+            }
+            next
         };
         if next != me {
             *self.last_switch.lock().unwrap_or_else(|e| e.into_inner()) = Some(at);

@@ -1,0 +1,36 @@
+// Generated: the gated test of a violation of the StringBuffer port (seed 0).
+use threadsafe_tests::controlled::string_buffer::StringBuffer;
+
+/// Found by threadsafe (seed 0): panic in thread 1, in `insert`, at tests/src/controlled/string_buffer.rs:67:35: index out of bounds: the len is 0 but the index is 0.
+/// The gates hold each thread where the failing controlled run switched away from it.
+pub fn string_buffer_gated() {
+    let cut = StringBuffer::with_text("é");
+    let cut1 = StringBuffer::new();
+    let v0 = cut.len();
+    cut.insert(v0, &cut1);
+    let v1 = cut1.len();
+    let _ = cut1.len();
+    let schedule = threadsafe_rt::schedule!(
+        "t2: lock@tests/src/controlled/string_buffer.rs:99#1"
+        -> "t1: lock@tests/src/controlled/string_buffer.rs:59#1"
+        -> "t1: lock@tests/src/controlled/string_buffer.rs:59#1"
+        -> "t2: lock@tests/src/controlled/string_buffer.rs:99#1"
+        -> "t2: lock@tests/src/controlled/string_buffer.rs:80#1"
+        -> "t1: lock@tests/src/controlled/string_buffer.rs:59#1"
+        -> "t1: lock@tests/src/controlled/string_buffer.rs:67#1"
+        -> "t2: lock@tests/src/controlled/string_buffer.rs:80#1"
+        -> "t2: end"
+        -> "t1: lock@tests/src/controlled/string_buffer.rs:67#1"
+    );
+    let outcome = threadsafe_rt::gates::run(schedule, |s| {
+        s.spawn("t1", || {
+            cut1.append("a");
+            cut.insert(v1, &cut1);
+        });
+        s.spawn("t2", || {
+            let _ = cut.contents();
+            cut1.truncate(v1);
+        });
+    });
+    outcome.unwrap();
+}
