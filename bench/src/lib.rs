@@ -16,10 +16,16 @@
 //!   executor, shuttle's `check_random` (and `check_pct`) on a hand-written harness, and
 //!   plain `std::thread::spawn` + `join`, with each rate's ratio to shuttle's.
 //!
-//! Both print a markdown table and the machine's load. `BENCH_QUICK=1` runs a short smoke
+//! - `gates`: the cost of gates. The paper's `StringBuffer` and `ArrayList` tests
+//!   ([`gated`]) run as plain two-thread tests and as gated tests (two gates; a
+//!   `BarrierGate`), and an empty schedule measures the harness alone; time per test and
+//!   the ratios, side by side (Vainer & Yehudai report x1.05 against IMUnit).
+//!
+//! They print a markdown table and the machine's load. `BENCH_QUICK=1` runs a short smoke
 //! version. See `bench/README.md` for the knobs.
 
 pub mod concurrent_hash_map;
 pub mod counter;
+pub mod gated;
 pub mod harness;
 pub mod string_buffer;

@@ -183,6 +183,11 @@ macro_rules! point {
         #[cfg(test)]
         $crate::__private::named_point($name);
     }};
+    ($($other:tt)*) => {
+        ::core::compile_error!(
+            "`point!` takes the point's name as a string literal, e.g. `point!(\"after_len\")`"
+        )
+    };
 }
 
 /// The ordering notation for a [`gates::Schedule`]: `schedule!("worker: after_len" ->
@@ -205,6 +210,12 @@ macro_rules! point {
 macro_rules! schedule {
     ($($event:tt)->+) => {
         $crate::gates::Schedule::new().sequence(&[$(::std::string::ToString::to_string(&$event)),+])
+    };
+    ($($other:tt)*) => {
+        ::core::compile_error!(
+            "`schedule!` takes locations joined by `->`, each a string literal or a parenthesized \
+             expression, e.g. `schedule!(\"worker: after_len\" -> \"main: fn set_len\")`"
+        )
     };
 }
 

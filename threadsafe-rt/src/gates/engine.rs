@@ -494,73 +494,116 @@ impl Engine {
         }
     }
 
-    /// The watchdog's loop: returns when `done` is set. Declares a gate deadlock when every
-    /// live thread waits at a gate and nothing happened for `settle` while no other thread
-    /// of the process ran, or when nothing happened for `timeout` while the live threads not
-    /// at gates were blocked.
-    fn watch(&self, done: &AtomicBool) {
-        let me = current_tid();
-        let mut last = u64::MAX;
-        let mut quiet_since = Instant::now();
-        let mut still_since = Instant::now();
-        let mut declared: Option<Instant> = None;
-        while !done.load(Ordering::SeqCst) {
-            std::thread::sleep(WATCH);
-            if let Some(at) = declared {
-                if at.elapsed() > self.timeout {
-                    let st = self.state();
-                    eprintln!(
-                        "threadsafe: {}threads blocked outside the gates never returned; aborting",
-                        st.deadlock
-                            .as_ref()
-                            .map(ToString::to_string)
-                            .unwrap_or_default()
-                    );
-                    std::process::abort();
-                }
-                continue;
+    /// One look of the watchdog at this engine. Declares a gate deadlock when every live
+    /// thread waits at a gate and nothing happened for `settle` while no other thread of
+    /// the process ran, or when nothing happened for `timeout` while the live threads not
+    /// at gates were blocked; aborts the process if threads are still stuck `timeout` after
+    /// that (they wait outside the gates, where nothing can unwind them).
+    fn watch(&self, w: &mut Watch) {
+        if let Some(at) = w.declared {
+            if at.elapsed() > self.timeout {
+                let st = self.state();
+                eprintln!(
+                    "threadsafe: {}threads blocked outside the gates never returned; aborting",
+                    st.deadlock
+                        .as_ref()
+                        .map(ToString::to_string)
+                        .unwrap_or_default()
+                );
+                std::process::abort();
             }
-            let mut st = self.state();
-            if st.events != last {
-                last = st.events;
-                quiet_since = Instant::now();
-                still_since = Instant::now();
+            return;
+        }
+        let mut st = self.state();
+        if st.events != w.last {
+            w.last = st.events;
+            w.quiet_since = Instant::now();
+            w.still_since = Instant::now();
+        }
+        let live: Vec<&Thread> = st.threads.iter().filter(|t| t.live).collect();
+        let all_waiting = !live.is_empty() && live.iter().all(|t| t.waiting.is_some());
+        let waiting_tids: Vec<u64> = live
+            .iter()
+            .filter(|t| t.waiting.is_some())
+            .map(|t| t.tid)
+            .collect();
+        let exact = all_waiting && {
+            if others_running(w.me, &waiting_tids) {
+                w.still_since = Instant::now();
             }
-            let live: Vec<&Thread> = st.threads.iter().filter(|t| t.live).collect();
-            let all_waiting = !live.is_empty() && live.iter().all(|t| t.waiting.is_some());
-            let waiting_tids: Vec<u64> = live
+            w.still_since.elapsed() >= self.settle
+        };
+        let stuck = !exact
+            && w.quiet_since.elapsed() >= self.timeout
+            && live
                 .iter()
-                .filter(|t| t.waiting.is_some())
-                .map(|t| t.tid)
-                .collect();
-            let exact = all_waiting && {
-                if others_running(me, &waiting_tids) {
-                    still_since = Instant::now();
-                }
-                still_since.elapsed() >= self.settle
-            };
-            let stuck = !exact
-                && quiet_since.elapsed() >= self.timeout
-                && live
+                .filter(|t| t.waiting.is_none())
+                .all(|t| thread_is_blocked(t.tid));
+        if exact || stuck {
+            st.deadlock = Some(GateDeadlock {
+                waiting: live.iter().filter_map(|t| t.waiting.clone()).collect(),
+                blocked: live
                     .iter()
                     .filter(|t| t.waiting.is_none())
-                    .all(|t| thread_is_blocked(t.tid));
-            if exact || stuck {
-                st.deadlock = Some(GateDeadlock {
-                    waiting: live.iter().filter_map(|t| t.waiting.clone()).collect(),
-                    blocked: live
-                        .iter()
-                        .filter(|t| t.waiting.is_none())
-                        .map(|t| t.name.clone())
-                        .collect(),
-                    quiet_for: quiet_since.elapsed(),
-                });
-                self.abort.store(true, Ordering::SeqCst);
-                self.cv.notify_all();
-                declared = Some(Instant::now());
-            }
+                    .map(|t| t.name.clone())
+                    .collect(),
+                quiet_for: w.quiet_since.elapsed(),
+            });
+            self.abort.store(true, Ordering::SeqCst);
+            self.cv.notify_all();
+            w.declared = Some(Instant::now());
         }
     }
+}
+
+/// The watchdog's view of the engine it watches.
+struct Watch {
+    /// The engine's id.
+    id: u64,
+    /// The watchdog's own thread id.
+    me: u64,
+    last: u64,
+    quiet_since: Instant,
+    still_since: Instant,
+    declared: Option<Instant>,
+}
+
+/// The one watchdog thread of the process: parked while no gated test runs, it looks at
+/// the running one every [`WATCH`]. Started by the first [`run`].
+fn watchdog() -> &'static std::thread::Thread {
+    static WATCHDOG: std::sync::OnceLock<std::thread::Thread> = std::sync::OnceLock::new();
+    WATCHDOG.get_or_init(|| {
+        std::thread::Builder::new()
+            .name("threadsafe-gates-watchdog".into())
+            .spawn(|| {
+                let me = current_tid();
+                let mut w: Option<Watch> = None;
+                loop {
+                    let Some(e) = engine() else {
+                        w = None;
+                        std::thread::park();
+                        continue;
+                    };
+                    let w = match &mut w {
+                        Some(w) if w.id == e.id => w,
+                        _ => w.insert(Watch {
+                            id: e.id,
+                            me,
+                            last: u64::MAX,
+                            quiet_since: Instant::now(),
+                            still_since: Instant::now(),
+                            declared: None,
+                        }),
+                    };
+                    e.watch(w);
+                    drop(e);
+                    std::thread::park_timeout(WATCH);
+                }
+            })
+            .expect("the OS starts the watchdog thread")
+            .thread()
+            .clone()
+    })
 }
 
 /// Whether a thread of this process other than `me` and `waiting` is running (`R` in
@@ -690,14 +733,7 @@ where
     let engine = Arc::new(Engine::new(schedule));
     set_engine(Some(Arc::clone(&engine)));
     ACTIVE.store(true, Ordering::SeqCst);
-    let done = Arc::new(AtomicBool::new(false));
-    let watchdog = {
-        let (engine, done) = (Arc::clone(&engine), Arc::clone(&done));
-        std::thread::Builder::new()
-            .name("threadsafe-gates-watchdog".into())
-            .spawn(move || engine.watch(&done))
-            .expect("the OS starts the watchdog thread")
-    };
+    watchdog().unpark();
     let start = Instant::now();
     std::thread::scope(|s| {
         let scope = Scope {
@@ -719,8 +755,6 @@ where
         engine.leave_current();
     });
     let elapsed = start.elapsed();
-    done.store(true, Ordering::SeqCst);
-    let _ = watchdog.join();
     ACTIVE.store(false, Ordering::SeqCst);
     set_engine(None);
     let mut st = engine.state();

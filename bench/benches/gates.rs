@@ -1,0 +1,101 @@
+//! The cost of gates: the same test with and without a schedule, side by side in one run.
+//!
+//! Rows (each a two-thread test on fresh instances, `N` runs, rounds taking turns):
+//! - `StringBuffer`, plain: `append` on a worker thread while the test thread calls
+//!   `set_len`, in `std::thread::scope`; the race almost never shows.
+//! - `StringBuffer`, gated: the same in `gates::run` with the paper's two gates; the copy
+//!   panics in every run.
+//! - `ArrayList`, plain / gated (a `BarrierGate` for both threads before the size bump;
+//!   three elements lost in every run).
+//! - empty schedule: the plain `StringBuffer` test run by `gates::run` with no gate, the
+//!   harness alone (watchdog thread, registration, hooks).
+//!
+//! ```sh
+//! cargo bench -p threadsafe-bench --bench gates
+//! BENCH_QUICK=1 cargo bench -p threadsafe-bench --bench gates
+//! BENCH_RUNS=5000 BENCH_ROUNDS=5 cargo bench -p threadsafe-bench --bench gates
+//! ```
+
+use std::time::Instant;
+
+use threadsafe_bench::gated::{array_list, string_buffer, StrBuf};
+use threadsafe_bench::harness::{self, median};
+use threadsafe_rt::gates::{self, Schedule};
+
+struct Row {
+    name: &'static str,
+    run: fn() -> bool,
+}
+
+fn empty_schedule() -> bool {
+    let a = StrBuf::new("original data");
+    let b = StrBuf::new("appended data");
+    let outcome = gates::run(Schedule::new(), |s| {
+        s.spawn("worker", || a.append(&b));
+        b.set_len(3);
+    });
+    !outcome.panics.is_empty()
+}
+
+fn main() {
+    let quick = harness::quick();
+    let runs = harness::env_usize("BENCH_RUNS", if quick { 100 } else { 2000 });
+    let rounds = harness::env_usize("BENCH_ROUNDS", if quick { 1 } else { 3 });
+    let rows = [
+        Row {
+            name: "StringBuffer, plain",
+            run: || string_buffer(false),
+        },
+        Row {
+            name: "StringBuffer, gated (2 gates)",
+            run: || string_buffer(true),
+        },
+        Row {
+            name: "StringBuffer, empty schedule",
+            run: empty_schedule,
+        },
+        Row {
+            name: "ArrayList, plain",
+            run: || array_list(false),
+        },
+        Row {
+            name: "ArrayList, gated (BarrierGate)",
+            run: || array_list(true),
+        },
+    ];
+    println!("# Gates: the same test with and without a schedule\n");
+    println!(
+        "{} runs per measurement, {rounds} rounds taking turns; {}\n",
+        runs,
+        harness::load()
+    );
+    let mut times: Vec<Vec<f64>> = vec![Vec::new(); rows.len()];
+    let mut failures = vec![0usize; rows.len()];
+    for _ in 0..rounds {
+        for (i, row) in rows.iter().enumerate() {
+            let start = Instant::now();
+            for _ in 0..runs {
+                failures[i] += usize::from((row.run)());
+            }
+            times[i].push(start.elapsed().as_secs_f64() / runs as f64);
+        }
+    }
+    let per_test: Vec<f64> = times
+        .iter()
+        .map(|t| median(t).expect("at least one round"))
+        .collect();
+    println!("| test | time per test (median) | failing runs | vs plain |");
+    println!("|---|---:|---:|---:|");
+    for (i, row) in rows.iter().enumerate() {
+        let plain = if i < 3 { per_test[0] } else { per_test[3] };
+        println!(
+            "| {} | {:.1} µs | {} / {} | ×{:.2} |",
+            row.name,
+            per_test[i] * 1e6,
+            failures[i],
+            runs * rounds,
+            per_test[i] / plain
+        );
+    }
+    println!("\n{}", harness::load());
+}
