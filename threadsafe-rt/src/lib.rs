@@ -137,6 +137,8 @@ mod exec;
 pub mod gates;
 mod generate;
 mod generator;
+#[allow(dead_code)]
+mod map;
 mod model;
 mod panics;
 mod report;
