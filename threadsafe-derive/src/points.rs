@@ -9,6 +9,7 @@
 //! ```ignore
 //! #[cfg(test)]
 //! ::threadsafe_rt::__private::statement({
+//!     #[allow(clippy::zero_prefixed_literal)]
 //!     static __TS_POINT: ::threadsafe_rt::__private::StatementPoint =
 //!         ::threadsafe_rt::__private::StatementPoint {
 //!             method: "insert",
@@ -100,6 +101,9 @@ impl Points {
         let tokens = quote! {
             #cfg
             #private::statement({
+                // `line!()` carries the span of the statement's first token: when that is a
+                // literal `0`, clippy would read the expanded line number as zero-prefixed.
+                #[allow(clippy::zero_prefixed_literal)]
                 static #name: #private::StatementPoint = #private::StatementPoint {
                     method: #method,
                     file: #file,
@@ -263,7 +267,7 @@ mod tests {
             squash(&point_text()),
             squash(
                 "# [cfg (test)] :: threadsafe_rt :: __private :: statement ({ \
-                 static __TS_POINT : :: threadsafe_rt :: __private :: StatementPoint = \
+                 # [allow (clippy :: zero_prefixed_literal)] static __TS_POINT : :: threadsafe_rt :: __private :: StatementPoint = \
                  :: threadsafe_rt :: __private :: StatementPoint { method : \"m\" , \
                  file : :: core :: file ! () , line : :: core :: line ! () , } ; \
                  & __TS_POINT }) ;"

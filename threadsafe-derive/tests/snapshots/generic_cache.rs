@@ -8,6 +8,7 @@ impl<K: Eq + Hash + Clone, V: Clone> Cache<K, V> {
     pub fn get(&self, k: &K) -> Option<V> {
         #[cfg(test)]
         ::my_threadsafe::__private::statement({
+            #[allow(clippy::zero_prefixed_literal)]
             static __TS_POINT: ::my_threadsafe::__private::StatementPoint = ::my_threadsafe::__private::StatementPoint {
                 method: "get",
                 file: ::core::file!(),
@@ -20,6 +21,7 @@ impl<K: Eq + Hash + Clone, V: Clone> Cache<K, V> {
     pub fn put(&self, k: K, v: V) -> Option<V> {
         #[cfg(test)]
         ::my_threadsafe::__private::statement({
+            #[allow(clippy::zero_prefixed_literal)]
             static __TS_POINT: ::my_threadsafe::__private::StatementPoint = ::my_threadsafe::__private::StatementPoint {
                 method: "put",
                 file: ::core::file!(),
@@ -32,6 +34,7 @@ impl<K: Eq + Hash + Clone, V: Clone> Cache<K, V> {
     pub fn put_all(&self, other: &Cache<K, V>) {
         #[cfg(test)]
         ::my_threadsafe::__private::statement({
+            #[allow(clippy::zero_prefixed_literal)]
             static __TS_POINT: ::my_threadsafe::__private::StatementPoint = ::my_threadsafe::__private::StatementPoint {
                 method: "put_all",
                 file: ::core::file!(),
@@ -44,6 +47,7 @@ impl<K: Eq + Hash + Clone, V: Clone> Cache<K, V> {
     pub fn keys(&self) -> Vec<K> {
         #[cfg(test)]
         ::my_threadsafe::__private::statement({
+            #[allow(clippy::zero_prefixed_literal)]
             static __TS_POINT: ::my_threadsafe::__private::StatementPoint = ::my_threadsafe::__private::StatementPoint {
                 method: "keys",
                 file: ::core::file!(),

@@ -17,6 +17,7 @@ impl Registry {
     pub fn insert(&self, k: String, v: u32) -> Option<u32> {
         #[cfg(test)]
         ::threadsafe_rt::__private::statement({
+            #[allow(clippy::zero_prefixed_literal)]
             static __TS_POINT: ::threadsafe_rt::__private::StatementPoint = ::threadsafe_rt::__private::StatementPoint {
                 method: "insert",
                 file: ::core::file!(),
@@ -29,6 +30,7 @@ impl Registry {
     pub fn get(&self, k: &str) -> Option<u32> {
         #[cfg(test)]
         ::threadsafe_rt::__private::statement({
+            #[allow(clippy::zero_prefixed_literal)]
             static __TS_POINT: ::threadsafe_rt::__private::StatementPoint = ::threadsafe_rt::__private::StatementPoint {
                 method: "get",
                 file: ::core::file!(),
@@ -41,6 +43,7 @@ impl Registry {
     pub fn get_all(&self, keys: &[String], out: &mut Vec<u32>) {
         #[cfg(test)]
         ::threadsafe_rt::__private::statement({
+            #[allow(clippy::zero_prefixed_literal)]
             static __TS_POINT: ::threadsafe_rt::__private::StatementPoint = ::threadsafe_rt::__private::StatementPoint {
                 method: "get_all",
                 file: ::core::file!(),
@@ -53,6 +56,7 @@ impl Registry {
     pub fn merge(&self, other: &Registry) {
         #[cfg(test)]
         ::threadsafe_rt::__private::statement({
+            #[allow(clippy::zero_prefixed_literal)]
             static __TS_POINT: ::threadsafe_rt::__private::StatementPoint = ::threadsafe_rt::__private::StatementPoint {
                 method: "merge",
                 file: ::core::file!(),
@@ -65,6 +69,7 @@ impl Registry {
     pub fn adopt(&self, other: Arc<Self>, peer: &Arc<Self>) {
         #[cfg(test)]
         ::threadsafe_rt::__private::statement({
+            #[allow(clippy::zero_prefixed_literal)]
             static __TS_POINT: ::threadsafe_rt::__private::StatementPoint = ::threadsafe_rt::__private::StatementPoint {
                 method: "adopt",
                 file: ::core::file!(),
@@ -77,6 +82,7 @@ impl Registry {
     pub fn snapshot(&self) -> Self {
         #[cfg(test)]
         ::threadsafe_rt::__private::statement({
+            #[allow(clippy::zero_prefixed_literal)]
             static __TS_POINT: ::threadsafe_rt::__private::StatementPoint = ::threadsafe_rt::__private::StatementPoint {
                 method: "snapshot",
                 file: ::core::file!(),
@@ -89,6 +95,7 @@ impl Registry {
     pub fn guard(&self) -> MutexGuard<'_, u32> {
         #[cfg(test)]
         ::threadsafe_rt::__private::statement({
+            #[allow(clippy::zero_prefixed_literal)]
             static __TS_POINT: ::threadsafe_rt::__private::StatementPoint = ::threadsafe_rt::__private::StatementPoint {
                 method: "guard",
                 file: ::core::file!(),
@@ -101,6 +108,7 @@ impl Registry {
     pub fn handle(self: &Arc<Self>) -> usize {
         #[cfg(test)]
         ::threadsafe_rt::__private::statement({
+            #[allow(clippy::zero_prefixed_literal)]
             static __TS_POINT: ::threadsafe_rt::__private::StatementPoint = ::threadsafe_rt::__private::StatementPoint {
                 method: "handle",
                 file: ::core::file!(),
@@ -113,6 +121,7 @@ impl Registry {
     pub fn detach(self: Arc<Self>) {
         #[cfg(test)]
         ::threadsafe_rt::__private::statement({
+            #[allow(clippy::zero_prefixed_literal)]
             static __TS_POINT: ::threadsafe_rt::__private::StatementPoint = ::threadsafe_rt::__private::StatementPoint {
                 method: "detach",
                 file: ::core::file!(),
@@ -125,6 +134,7 @@ impl Registry {
     pub fn compact(&mut self) {
         #[cfg(test)]
         ::threadsafe_rt::__private::statement({
+            #[allow(clippy::zero_prefixed_literal)]
             static __TS_POINT: ::threadsafe_rt::__private::StatementPoint = ::threadsafe_rt::__private::StatementPoint {
                 method: "compact",
                 file: ::core::file!(),
@@ -140,6 +150,7 @@ impl Registry {
     fn rehash(&self) {
         #[cfg(test)]
         ::threadsafe_rt::__private::statement({
+            #[allow(clippy::zero_prefixed_literal)]
             static __TS_POINT: ::threadsafe_rt::__private::StatementPoint = ::threadsafe_rt::__private::StatementPoint {
                 method: "rehash",
                 file: ::core::file!(),
@@ -155,6 +166,7 @@ impl Registry {
     pub unsafe fn raw(&self) -> *const u8 {
         #[cfg(test)]
         ::threadsafe_rt::__private::statement({
+            #[allow(clippy::zero_prefixed_literal)]
             static __TS_POINT: ::threadsafe_rt::__private::StatementPoint = ::threadsafe_rt::__private::StatementPoint {
                 method: "raw",
                 file: ::core::file!(),
@@ -167,6 +179,7 @@ impl Registry {
     pub fn visit(&self, f: impl Fn(&str)) {
         #[cfg(test)]
         ::threadsafe_rt::__private::statement({
+            #[allow(clippy::zero_prefixed_literal)]
             static __TS_POINT: ::threadsafe_rt::__private::StatementPoint = ::threadsafe_rt::__private::StatementPoint {
                 method: "visit",
                 file: ::core::file!(),
@@ -179,6 +192,7 @@ impl Registry {
     pub fn find(&self, k: Option<&str>) -> bool {
         #[cfg(test)]
         ::threadsafe_rt::__private::statement({
+            #[allow(clippy::zero_prefixed_literal)]
             static __TS_POINT: ::threadsafe_rt::__private::StatementPoint = ::threadsafe_rt::__private::StatementPoint {
                 method: "find",
                 file: ::core::file!(),
@@ -195,6 +209,7 @@ impl Registry {
     pub fn save(&self, to: &Path) -> std::io::Result<()> {
         #[cfg(test)]
         ::threadsafe_rt::__private::statement({
+            #[allow(clippy::zero_prefixed_literal)]
             static __TS_POINT: ::threadsafe_rt::__private::StatementPoint = ::threadsafe_rt::__private::StatementPoint {
                 method: "save",
                 file: ::core::file!(),

@@ -8,6 +8,7 @@ impl Stack {
     pub fn pop_or_zero(&self) -> u32 {
         #[cfg(test)]
         ::threadsafe_rt::__private::statement({
+            #[allow(clippy::zero_prefixed_literal)]
             static __TS_POINT: ::threadsafe_rt::__private::StatementPoint = ::threadsafe_rt::__private::StatementPoint {
                 method: "pop_or_zero",
                 file: ::core::file!(),
@@ -18,6 +19,7 @@ impl Stack {
         if self.0.lock().unwrap().is_empty() {
             #[cfg(test)]
             ::threadsafe_rt::__private::statement({
+                #[allow(clippy::zero_prefixed_literal)]
                 static __TS_POINT: ::threadsafe_rt::__private::StatementPoint = ::threadsafe_rt::__private::StatementPoint {
                     method: "pop_or_zero",
                     file: ::core::file!(),
@@ -29,6 +31,7 @@ impl Stack {
         }
         #[cfg(test)]
         ::threadsafe_rt::__private::statement({
+            #[allow(clippy::zero_prefixed_literal)]
             static __TS_POINT: ::threadsafe_rt::__private::StatementPoint = ::threadsafe_rt::__private::StatementPoint {
                 method: "pop_or_zero",
                 file: ::core::file!(),
@@ -41,6 +44,7 @@ impl Stack {
     pub fn drain(&self, limit: usize) -> Option<u32> {
         #[cfg(test)]
         ::threadsafe_rt::__private::statement({
+            #[allow(clippy::zero_prefixed_literal)]
             static __TS_POINT: ::threadsafe_rt::__private::StatementPoint = ::threadsafe_rt::__private::StatementPoint {
                 method: "drain",
                 file: ::core::file!(),
@@ -51,6 +55,7 @@ impl Stack {
         let Some(first) = self.0.lock().unwrap().pop() else {
             #[cfg(test)]
             ::threadsafe_rt::__private::statement({
+                #[allow(clippy::zero_prefixed_literal)]
                 static __TS_POINT: ::threadsafe_rt::__private::StatementPoint = ::threadsafe_rt::__private::StatementPoint {
                     method: "drain",
                     file: ::core::file!(),
@@ -62,6 +67,7 @@ impl Stack {
         };
         #[cfg(test)]
         ::threadsafe_rt::__private::statement({
+            #[allow(clippy::zero_prefixed_literal)]
             static __TS_POINT: ::threadsafe_rt::__private::StatementPoint = ::threadsafe_rt::__private::StatementPoint {
                 method: "drain",
                 file: ::core::file!(),
@@ -72,6 +78,7 @@ impl Stack {
         let total = 'outer: loop {
             #[cfg(test)]
             ::threadsafe_rt::__private::statement({
+                #[allow(clippy::zero_prefixed_literal)]
                 static __TS_POINT: ::threadsafe_rt::__private::StatementPoint = ::threadsafe_rt::__private::StatementPoint {
                     method: "drain",
                     file: ::core::file!(),
@@ -83,6 +90,7 @@ impl Stack {
                 Some(v) if v > 10 => {
                     #[cfg(test)]
                     ::threadsafe_rt::__private::statement({
+                        #[allow(clippy::zero_prefixed_literal)]
                         static __TS_POINT: ::threadsafe_rt::__private::StatementPoint = ::threadsafe_rt::__private::StatementPoint {
                             method: "drain",
                             file: ::core::file!(),
@@ -98,6 +106,7 @@ impl Stack {
         };
         #[cfg(test)]
         ::threadsafe_rt::__private::statement({
+            #[allow(clippy::zero_prefixed_literal)]
             static __TS_POINT: ::threadsafe_rt::__private::StatementPoint = ::threadsafe_rt::__private::StatementPoint {
                 method: "drain",
                 file: ::core::file!(),
@@ -111,6 +120,7 @@ impl Stack {
         };
         #[cfg(test)]
         ::threadsafe_rt::__private::statement({
+            #[allow(clippy::zero_prefixed_literal)]
             static __TS_POINT: ::threadsafe_rt::__private::StatementPoint = ::threadsafe_rt::__private::StatementPoint {
                 method: "drain",
                 file: ::core::file!(),
@@ -124,6 +134,7 @@ impl Stack {
         }
         #[cfg(test)]
         ::threadsafe_rt::__private::statement({
+            #[allow(clippy::zero_prefixed_literal)]
             static __TS_POINT: ::threadsafe_rt::__private::StatementPoint = ::threadsafe_rt::__private::StatementPoint {
                 method: "drain",
                 file: ::core::file!(),
@@ -134,6 +145,7 @@ impl Stack {
         println!("{}", helper());
         #[cfg(test)]
         ::threadsafe_rt::__private::statement({
+            #[allow(clippy::zero_prefixed_literal)]
             static __TS_POINT: ::threadsafe_rt::__private::StatementPoint = ::threadsafe_rt::__private::StatementPoint {
                 method: "drain",
                 file: ::core::file!(),
@@ -144,6 +156,7 @@ impl Stack {
         Some(unsafe {
             #[cfg(test)]
             ::threadsafe_rt::__private::statement({
+                #[allow(clippy::zero_prefixed_literal)]
                 static __TS_POINT: ::threadsafe_rt::__private::StatementPoint = ::threadsafe_rt::__private::StatementPoint {
                     method: "drain",
                     file: ::core::file!(),

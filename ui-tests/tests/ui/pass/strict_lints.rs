@@ -51,6 +51,17 @@ impl Counter {
     pub fn label(&self, prefix: &str) -> String {
         format!("{prefix}{}", self.get())
     }
+    /// The sign of the value. A literal `0` as a block's tail once looked zero-prefixed to
+    /// clippy: the statement point's `line!()` before it carried the literal's span.
+    #[must_use]
+    pub fn sign(&self) -> i64 {
+        match self.get().cmp(&0) {
+            std::cmp::Ordering::Greater => 1,
+            std::cmp::Ordering::Less => -1,
+            std::cmp::Ordering::Equal => 0,
+        }
+    }
+
     /// The leading digit of the value, through every shape of body the statement points go
     /// into: `?`, `let .. else`, a labeled loop breaking with a value, `match` arms that are
     /// blocks, a closure, an `unsafe` block and a labeled block.
