@@ -8,7 +8,9 @@
 //! - `ArrayList`, plain / gated (a `BarrierGate` for both threads before the size bump;
 //!   three elements lost in every run).
 //! - empty schedule: the plain `StringBuffer` test run by `gates::run` with no gate, the
-//!   harness alone (watchdog thread, registration, hooks).
+//!   harness alone (registration, hooks, panic capture).
+//! - sleep-based: the plain `StringBuffer` test with a 200 µs sleep before `set_len`, the
+//!   usual attempt at ordering threads without gates.
 //!
 //! ```sh
 //! cargo bench -p threadsafe-bench --bench gates
@@ -37,6 +39,22 @@ fn empty_schedule() -> bool {
     !outcome.panics.is_empty()
 }
 
+/// How a developer without gates tries to order the threads: a sleep before `set_len`, so
+/// that the worker is "probably" inside `append` by then.
+fn sleep_based() -> bool {
+    let a = StrBuf::new("original data");
+    let b = StrBuf::new("appended data");
+    std::thread::scope(|s| {
+        let w = s.spawn(|| std::panic::catch_unwind(|| a.append(&b)).is_err());
+        std::thread::sleep(std::time::Duration::from_micros(SLEEP_US));
+        b.set_len(3);
+        w.join().unwrap_or(true)
+    })
+}
+
+/// The sleep of [`sleep_based`].
+const SLEEP_US: u64 = 200;
+
 fn main() {
     let quick = harness::quick();
     let runs = harness::env_usize("BENCH_RUNS", if quick { 100 } else { 2000 });
@@ -53,6 +71,10 @@ fn main() {
         Row {
             name: "StringBuffer, empty schedule",
             run: empty_schedule,
+        },
+        Row {
+            name: "StringBuffer, 200 µs sleep before set_len",
+            run: sleep_based,
         },
         Row {
             name: "ArrayList, plain",
@@ -87,7 +109,7 @@ fn main() {
     println!("| test | time per test (median) | failing runs | vs plain |");
     println!("|---|---:|---:|---:|");
     for (i, row) in rows.iter().enumerate() {
-        let plain = if i < 3 { per_test[0] } else { per_test[3] };
+        let plain = if i < 4 { per_test[0] } else { per_test[4] };
         println!(
             "| {} | {:.1} µs | {} / {} | ×{:.2} |",
             row.name,

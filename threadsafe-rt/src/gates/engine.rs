@@ -330,11 +330,11 @@ impl Engine {
                 return i;
             }
         }
-        let tid = current_tid();
-        let name = std::thread::current()
-            .name()
-            .map_or_else(|| format!("thread {tid}"), str::to_string);
-        let i = self.add_thread(st, name, tid);
+        let name = std::thread::current().name().map_or_else(
+            || format!("thread {}", st.threads.len() + 1),
+            str::to_string,
+        );
+        let i = self.add_thread(st, name, 0);
         ME.with(|m| m.set(Some((self.id, i))));
         // Registers the destructor that marks the thread ended.
         let _ = EXIT.try_with(|_| ());
@@ -343,8 +343,6 @@ impl Engine {
 
     /// Takes slot `i` (reserved by [`Scope::spawn`]) for the calling thread.
     fn adopt(&self, i: usize) {
-        let mut st = self.state();
-        st.threads[i].tid = current_tid();
         ME.with(|m| m.set(Some((self.id, i))));
     }
 
@@ -449,6 +447,14 @@ impl Engine {
                     at: site.to_string(),
                 });
             }
+            if !waited {
+                // Only a waiting thread can be part of a gate deadlock: the watchdog looks
+                // from the first wait of a run on, and needs the waiting threads' ids.
+                if st.threads[me].tid == 0 {
+                    st.threads[me].tid = current_tid();
+                }
+                watchdog().unpark();
+            }
             waited = true;
             st = self
                 .cv
@@ -535,10 +541,7 @@ impl Engine {
         };
         let stuck = !exact
             && w.quiet_since.elapsed() >= self.timeout
-            && live
-                .iter()
-                .filter(|t| t.waiting.is_none())
-                .all(|t| thread_is_blocked(t.tid));
+            && !others_running(w.me, &waiting_tids);
         if exact || stuck {
             st.deadlock = Some(GateDeadlock {
                 waiting: live.iter().filter_map(|t| t.waiting.clone()).collect(),
@@ -733,7 +736,6 @@ where
     let engine = Arc::new(Engine::new(schedule));
     set_engine(Some(Arc::clone(&engine)));
     ACTIVE.store(true, Ordering::SeqCst);
-    watchdog().unpark();
     let start = Instant::now();
     std::thread::scope(|s| {
         let scope = Scope {

@@ -78,7 +78,8 @@
 //! ends, and every millisecond for conditions over your own state ([`Condition::when`]).
 //! If every thread of the test waits at a gate and nothing happens for
 //! [`Schedule::settle`] (250 ms) while no other thread of the process runs, or nothing
-//! happens for [`Schedule::timeout`] (10 s) while the threads not at gates are blocked,
+//! happens for [`Schedule::timeout`] (10 s) while no thread runs (the others are blocked,
+//! on a lock a gated thread holds, say),
 //! the run is a *gate deadlock*: the waiting threads are unwound and the [`Outcome`] names
 //! the gate each one waited at. Threads that the code under test starts itself take part
 //! once they reach a location; a location without a thread name matches every thread of the
@@ -513,8 +514,9 @@ impl Schedule {
         self
     }
 
-    /// How long nothing may happen, with the threads that are not at gates blocked, before
-    /// the run is a deadlock (10 s).
+    /// How long nothing may happen, with some thread at a gate and no thread of the process
+    /// running, before the run is a deadlock even though some threads are not at gates
+    /// (10 s).
     pub fn timeout(mut self, d: Duration) -> Schedule {
         self.timeout = d;
         self
