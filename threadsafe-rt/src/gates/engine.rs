@@ -502,8 +502,8 @@ impl Engine {
 
     /// One look of the watchdog at this engine. Declares a gate deadlock when every live
     /// thread waits at a gate and nothing happened for `settle` while no other thread of
-    /// the process ran, or when nothing happened for `timeout` while the live threads not
-    /// at gates were blocked; aborts the process if threads are still stuck `timeout` after
+    /// the process ran, or when nothing happened for `timeout` while no thread of the process
+    /// ran (those not at gates are blocked); aborts the process if threads are still stuck `timeout` after
     /// that (they wait outside the gates, where nothing can unwind them).
     fn watch(&self, w: &mut Watch) {
         if let Some(at) = w.declared {
