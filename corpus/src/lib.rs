@@ -20,6 +20,7 @@ pub mod dbcp;
 pub mod jdk;
 pub mod jfreechart;
 pub mod log4j;
+pub mod measure;
 pub mod medline;
 pub mod naive;
 pub mod xstream;

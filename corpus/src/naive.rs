@@ -111,7 +111,12 @@ impl<S> Shared<S> {
                 std::hint::spin_loop();
             }
             done += 1;
-            let state = self.state.lock().unwrap().clone().expect("set before the round");
+            let state = self
+                .state
+                .lock()
+                .unwrap()
+                .clone()
+                .expect("set before the round");
             for _ in 0..iters {
                 if catch_unwind(AssertUnwindSafe(|| call(&state))).is_err() {
                     self.failed.store(true, Ordering::SeqCst);

@@ -1,8 +1,14 @@
-//! Subjects from dbcp.
+//! Subjects from Apache Commons DBCP.
 
 use crate::Subject;
 
+pub mod per_user_pool_data_source;
+pub mod shared_pool_data_source;
+
 /// The subjects of this module.
 pub fn subjects() -> Vec<Subject> {
-    Vec::new()
+    vec![
+        per_user_pool_data_source::subject(),
+        shared_pool_data_source::subject(),
+    ]
 }

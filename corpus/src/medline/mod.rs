@@ -1,8 +1,10 @@
-//! Subjects from medline.
+//! Subjects from LingPipe's MEDLINE sentence model (ConTeGe's subject C6).
 
 use crate::Subject;
 
+pub mod sentence_model;
+
 /// The subjects of this module.
 pub fn subjects() -> Vec<Subject> {
-    Vec::new()
+    vec![sentence_model::subject()]
 }

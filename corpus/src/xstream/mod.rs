@@ -1,8 +1,10 @@
-//! Subjects from xstream.
+//! Subjects from XStream.
 
 use crate::Subject;
 
+pub mod facade;
+
 /// The subjects of this module.
 pub fn subjects() -> Vec<Subject> {
-    Vec::new()
+    vec![facade::subject()]
 }

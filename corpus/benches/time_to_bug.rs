@@ -1,0 +1,512 @@
+//! Time to bug on the corpus: the tool, the tool in paper mode, and a naive stress test.
+//!
+//! For every selected subject and seed `0..N`, each with budget `B`:
+//! 1. the tool: `threadsafe_rt::check` of the buggy type, `Config::default()` with the seed
+//!    and the budget;
+//! 2. paper mode: the same with `executor = Paper` and `schedule = Stress` (the paper's
+//!    algorithm and parameters on free-running threads spawned per execution: no noise, no
+//!    controlled schedule);
+//! 3. the naive baseline: the subject's hand-written two-thread stress test.
+//!
+//! A find counts only if it is the subject's bug: a panic located in the subject's file, or
+//! a deadlock. Any other violation is printed as a WRONG FIND and counts as a miss. Then the
+//! correct twin of every selected subject is checked with the tool's config, seeds `0..N`
+//! and budget `T`: any report on a twin is a false positive, printed in full, and the
+//! harness exits non-zero after printing the table.
+//!
+//! Output: one progress line per run on stderr; then, on stdout, the date, machine, command
+//! and settings, a markdown table (a row per subject, then geometric means), and notes. The
+//! same data goes to a JSON file.
+//!
+//! ```sh
+//! cargo bench -p threadsafe-corpus --bench time_to_bug                # all, N = 10, B = 10 s, T = 1 s
+//! cargo bench -p threadsafe-corpus --bench time_to_bug -- --quick     # CI smoke run
+//! cargo bench -p threadsafe-corpus --bench time_to_bug -- --subjects string_buffer,V7 \
+//!     --seeds 20 --budget 30s --baselines paper --json /tmp/ttb.json
+//! cargo bench -p threadsafe-corpus --bench time_to_bug -- --help
+//! ```
+//!
+//! Exit codes: 0; 1 when a twin was reported, a check could not run or panicked, or the
+//! JSON could not be written; 2 for a bad command line. Without the `--bench` argument that
+//! `cargo bench` passes (as under `cargo test --benches`), it runs nothing.
+
+use std::io::Write;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{Duration, Instant, SystemTime};
+
+use threadsafe_corpus::measure::{self, Columns, CpuMeter, Meta, Run, Settings, SubjectResult};
+use threadsafe_corpus::Subject;
+use threadsafe_rt::{Config, Executor, Failure, Report, ScheduleMode, Verdict};
+
+/// How the buggy type is checked.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// The tool as it ships.
+    Tool,
+    /// The paper's executor on free-running threads.
+    Paper,
+}
+
+impl Mode {
+    fn label(self) -> &'static str {
+        match self {
+            Mode::Tool => "tool",
+            Mode::Paper => "paper",
+        }
+    }
+
+    fn config(self, seed: u64, budget: Duration) -> Config {
+        let mut c = Config::default();
+        c.seed = seed;
+        c.budget = budget;
+        if self == Mode::Paper {
+            c.executor = Executor::Paper;
+            c.schedule = ScheduleMode::Stress;
+        }
+        c
+    }
+}
+
+/// Counts the runs for the progress lines, and collects what must be reported at the end.
+struct Progress {
+    done: usize,
+    total: usize,
+    /// Wrong finds on buggy subjects, one line each.
+    wrong_finds: Vec<String>,
+    /// Reports on correct twins, in full.
+    twin_reports: Vec<String>,
+    /// Checks that could not run or panicked.
+    errors: Vec<String>,
+}
+
+impl Progress {
+    fn line(&mut self, subject: &Subject, what: &str, seed: u64, outcome: &str) {
+        self.done += 1;
+        let width = self.total.to_string().len();
+        eprintln!(
+            "[{:>width$}/{}] {:<4} {:<24} {what:<6} seed {seed:>2}: {outcome}",
+            self.done, self.total, subject.id, subject.name,
+        );
+        let _ = std::io::stderr().flush();
+    }
+}
+
+/// The panic message of a caught panic.
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a non-string panic".to_string())
+}
+
+/// True when `failure` is the subject's bug: a panic located in its file, or a deadlock.
+fn located(subject: &Subject, failure: &Failure) -> bool {
+    match failure {
+        Failure::Panic { location, .. } => {
+            measure::same_file(measure::location_file(location), subject.file)
+        }
+        Failure::Deadlock { .. } => true,
+        _ => false,
+    }
+}
+
+/// One check of the buggy type.
+fn hunt(subject: &Subject, mode: Mode, seed: u64, budget: Duration, p: &mut Progress) -> Run {
+    let config = mode.config(seed, budget);
+    let report = catch_unwind(AssertUnwindSafe(|| (subject.check_buggy)(&config)));
+    let mut run = Run::missed(seed, budget);
+    let outcome = match report {
+        Err(payload) => {
+            let why = format!("the check panicked: {}", panic_message(&*payload));
+            p.errors.push(format!(
+                "{} {} seed {seed}: {why}",
+                subject.name,
+                mode.label()
+            ));
+            run.note = Some(why.clone());
+            why
+        }
+        Ok(report) => match &report.verdict {
+            Verdict::Violation(v) if located(subject, &v.failure) => {
+                run = Run::found(
+                    seed,
+                    v.time_to_bug.as_secs_f64(),
+                    Some(v.tests_until_found),
+                    Some(v.executions_until_found),
+                );
+                format!(
+                    "found after {} tests, {} executions, {}: {}",
+                    v.tests_until_found,
+                    v.executions_until_found,
+                    measure::secs(v.time_to_bug.as_secs_f64()),
+                    short(&v.failure.to_string()),
+                )
+            }
+            Verdict::Violation(v) => {
+                eprintln!(
+                    "WRONG FIND on {} ({}, {} seed {seed}): not in {}\n{report}",
+                    subject.id,
+                    subject.name,
+                    mode.label(),
+                    subject.file
+                );
+                p.wrong_finds.push(format!(
+                    "{} {} ({}, seed {seed}): {}",
+                    subject.id,
+                    subject.name,
+                    mode.label(),
+                    v.failure
+                ));
+                run.note = Some(format!("wrong find: {}", v.failure));
+                format!(
+                    "WRONG FIND (counted as a miss): {}",
+                    short(&v.failure.to_string())
+                )
+            }
+            Verdict::NoViolationFound => format!(
+                "missed: {} tests, {} executions, {}",
+                report.tests,
+                report.executions,
+                measure::secs(report.elapsed.as_secs_f64())
+            ),
+            other => {
+                let why = match other {
+                    Verdict::CannotCheck(why) => format!("cannot check: {why}"),
+                    _ => format!("unexpected verdict: {report}"),
+                };
+                p.errors.push(format!(
+                    "{} {} seed {seed}: {why}",
+                    subject.name,
+                    mode.label()
+                ));
+                run.note = Some(why.clone());
+                why
+            }
+        },
+    };
+    p.line(subject, mode.label(), seed, &outcome);
+    run
+}
+
+/// One naive stress test.
+fn naive(subject: &Subject, seed: u64, budget: Duration, p: &mut Progress) -> Run {
+    let (run, outcome) = match catch_unwind(AssertUnwindSafe(|| (subject.naive)(budget))) {
+        Ok(Some(t)) => (
+            Run::found(seed, t.as_secs_f64(), None, None),
+            format!("failed after {}", measure::secs(t.as_secs_f64())),
+        ),
+        Ok(None) => (Run::missed(seed, budget), "missed".to_string()),
+        Err(payload) => {
+            let why = format!("the naive test panicked: {}", panic_message(&*payload));
+            p.errors
+                .push(format!("{} naive run {seed}: {why}", subject.name));
+            let mut run = Run::missed(seed, budget);
+            run.note = Some(why.clone());
+            (run, why)
+        }
+    };
+    p.line(subject, "naive", seed, &outcome);
+    run
+}
+
+/// One check of the correct twin; true when it reported a violation.
+fn twin(subject: &Subject, seed: u64, budget: Duration, p: &mut Progress) -> bool {
+    let config = Mode::Tool.config(seed, budget);
+    let (reported, outcome) = match catch_unwind(AssertUnwindSafe(|| (subject.check_twin)(&config)))
+    {
+        Err(payload) => {
+            let why = format!("the check panicked: {}", panic_message(&*payload));
+            p.errors
+                .push(format!("{} twin seed {seed}: {why}", subject.name));
+            (false, why)
+        }
+        Ok(report) => twin_outcome(subject, seed, &report, p),
+    };
+    p.line(subject, "twin", seed, &outcome);
+    reported
+}
+
+fn twin_outcome(subject: &Subject, seed: u64, report: &Report, p: &mut Progress) -> (bool, String) {
+    match &report.verdict {
+        Verdict::NoViolationFound => (
+            false,
+            format!(
+                "nothing, as expected: {} tests, {} executions",
+                report.tests, report.executions
+            ),
+        ),
+        Verdict::Violation(v) => {
+            eprintln!(
+                "FALSE POSITIVE on the twin of {} ({}), seed {seed}:\n{report}",
+                subject.id, subject.name
+            );
+            p.twin_reports.push(format!(
+                "{} {} (twin), seed {seed}:\n{report}",
+                subject.id, subject.name
+            ));
+            (
+                true,
+                format!("FALSE POSITIVE: {}", short(&v.failure.to_string())),
+            )
+        }
+        Verdict::CannotCheck(why) => {
+            let why = format!("cannot check: {why}");
+            p.errors
+                .push(format!("{} twin seed {seed}: {why}", subject.name));
+            (false, why)
+        }
+        _ => {
+            let why = format!("unexpected verdict: {report}");
+            p.errors
+                .push(format!("{} twin seed {seed}: {why}", subject.name));
+            (false, why)
+        }
+    }
+}
+
+/// The first line of `s`, at most 100 characters.
+fn short(s: &str) -> String {
+    let line = s.lines().next().unwrap_or("");
+    if line.chars().count() > 100 {
+        format!("{}…", line.chars().take(100).collect::<String>())
+    } else {
+        line.to_string()
+    }
+}
+
+/// The command as the user typed it, for the header.
+fn command_line(args: &[String]) -> String {
+    let mut cmd = "cargo bench -p threadsafe-corpus --bench time_to_bug".to_string();
+    let user: Vec<&String> = args.iter().filter(|a| *a != "--bench").collect();
+    if !user.is_empty() {
+        cmd.push_str(" --");
+        for a in user {
+            let plain = !a.is_empty()
+                && a.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-_=.,/:@%+".contains(c));
+            if plain {
+                cmd.push(' ');
+                cmd.push_str(a);
+            } else {
+                cmd.push_str(&format!(" '{}'", a.replace('\'', r"'\''")));
+            }
+        }
+    }
+    cmd
+}
+
+/// The workspace's target directory: the ancestor of this executable that holds cargo's
+/// `CACHEDIR.TAG`, else `target/` beside the corpus crate.
+fn target_dir() -> PathBuf {
+    std::env::current_exe()
+        .ok()
+        .and_then(|exe| {
+            exe.ancestors()
+                .find(|d| d.join("CACHEDIR.TAG").is_file())
+                .map(Path::to_path_buf)
+        })
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"))
+}
+
+/// Where the JSON goes: the given path, relative to the directory `cargo bench` was run in
+/// (cargo runs benches in the package's directory, but keeps `PWD`); by default
+/// `time_to_bug.json` in the target directory.
+fn json_path(given: Option<&Path>) -> PathBuf {
+    match given {
+        None => target_dir().join("time_to_bug.json"),
+        Some(p) if p.is_absolute() => p.to_path_buf(),
+        Some(p) => std::env::var_os("PWD")
+            .map(PathBuf::from)
+            .filter(|d| d.is_absolute())
+            .or_else(|| std::env::current_dir().ok())
+            .unwrap_or_default()
+            .join(p),
+    }
+}
+
+fn write_json(path: &Path, text: &str) -> std::io::Result<()> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    std::fs::write(path, text)
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let settings = match measure::parse_args(args.iter().cloned()) {
+        Ok(measure::Command::Run(s)) => s,
+        Ok(measure::Command::Help) => {
+            println!("{}", measure::USAGE);
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            eprintln!("time_to_bug: {e}\n\n{}", measure::USAGE);
+            return ExitCode::from(2);
+        }
+    };
+    if !settings.under_bench {
+        eprintln!(
+            "time_to_bug: not run by `cargo bench` (no `--bench` argument): nothing to do; \
+             run `cargo bench -p threadsafe-corpus --bench time_to_bug`"
+        );
+        return ExitCode::SUCCESS;
+    }
+
+    let registry = threadsafe_corpus::all();
+    let keys: Vec<(&str, &str)> = registry.iter().map(|s| (s.id, s.name)).collect();
+    let (picked, note) = match measure::select(&keys, &settings.subjects) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("time_to_bug: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if let Some(note) = note {
+        eprintln!("time_to_bug: {note}");
+    }
+    let subjects: Vec<Subject> = picked.iter().map(|&i| registry[i]).collect();
+    if subjects.is_empty() {
+        eprintln!("time_to_bug: no subject to run (none is registered yet)");
+        return ExitCode::FAILURE;
+    }
+    run(&settings, &args, &subjects)
+}
+
+fn run(settings: &Settings, args: &[String], subjects: &[Subject]) -> ExitCode {
+    let Settings {
+        seeds,
+        budget,
+        twin_budget,
+        paper,
+        naive: with_naive,
+        ..
+    } = *settings;
+    let cols = Columns {
+        paper,
+        naive: with_naive,
+    };
+    let per_seed = 2 + usize::from(paper) + usize::from(with_naive);
+    let mut p = Progress {
+        done: 0,
+        total: subjects.len() * seeds as usize * per_seed,
+        wrong_finds: Vec::new(),
+        twin_reports: Vec::new(),
+        errors: Vec::new(),
+    };
+    let json = json_path(settings.json.as_deref());
+    let load_before = measure::load_averages();
+    let whole = CpuMeter::start();
+    let start = Instant::now();
+    eprintln!(
+        "time_to_bug: {} subject(s), seeds 0..{seeds}, budget {}, twin budget {}{}",
+        subjects.len(),
+        measure::secs(budget.as_secs_f64()),
+        measure::secs(twin_budget.as_secs_f64()),
+        if settings.quick { " (quick)" } else { "" }
+    );
+
+    let mut results = Vec::new();
+    for subject in subjects {
+        let meter = CpuMeter::start();
+        let (mut tool, mut paper_runs, mut naive_runs) = (Vec::new(), Vec::new(), Vec::new());
+        // The modes take turns seed by seed, so that a change in the machine's load hits
+        // them alike.
+        for seed in 0..seeds {
+            tool.push(hunt(subject, Mode::Tool, seed, budget, &mut p));
+            if paper {
+                paper_runs.push(hunt(subject, Mode::Paper, seed, budget, &mut p));
+            }
+            if with_naive {
+                naive_runs.push(naive(subject, seed, budget, &mut p));
+            }
+        }
+        let other_cpu = meter.and_then(|m| m.others());
+        let twin_reports = (0..seeds)
+            .filter(|&seed| twin(subject, seed, twin_budget, &mut p))
+            .count();
+        results.push(SubjectResult {
+            id: subject.id.to_string(),
+            name: subject.name.to_string(),
+            original: subject.original.to_string(),
+            bug: subject.bug.name().to_string(),
+            file: subject.file.to_string(),
+            tool,
+            paper: paper.then_some(paper_runs),
+            naive: with_naive.then_some(naive_runs),
+            twin_runs: seeds as usize,
+            twin_reports,
+            other_cpu,
+        });
+    }
+
+    let meta = Meta {
+        date: measure::utc_date(SystemTime::now()),
+        cores: std::thread::available_parallelism().map_or(0, |n| n.get()),
+        cpu: measure::cpu_model(),
+        load_before,
+        load_after: measure::load_averages(),
+        other_cpu: whole.and_then(|m| m.others()),
+        command: command_line(args),
+        settings: settings.clone(),
+        subjects: subjects.iter().map(|s| s.name.to_string()).collect(),
+        json: json.display().to_string(),
+        wall: start.elapsed(),
+    };
+    println!();
+    println!("{}", measure::header(&meta));
+    print!("{}", measure::table(&results, cols));
+    println!();
+    println!("{}", measure::table_notes(budget));
+    if !p.wrong_finds.is_empty() {
+        println!();
+        println!("### wrong finds (violations not in the subject's file, counted as misses)");
+        println!();
+        for w in &p.wrong_finds {
+            println!("- {w}");
+        }
+    }
+    if !p.twin_reports.is_empty() {
+        println!();
+        println!("### reports on correct twins (false positives)");
+        for r in &p.twin_reports {
+            println!();
+            println!("```text\n{}\n```", r.trim_end());
+        }
+    }
+    if !p.errors.is_empty() {
+        println!();
+        println!("### checks that did not run");
+        println!();
+        for e in &p.errors {
+            println!("- {}", short(e));
+        }
+    }
+
+    let mut code = ExitCode::SUCCESS;
+    match write_json(&json, &measure::report_json(&meta, &results).render()) {
+        Ok(()) => eprintln!("time_to_bug: wrote {}", json.display()),
+        Err(e) => {
+            eprintln!("time_to_bug: cannot write {}: {e}", json.display());
+            code = ExitCode::FAILURE;
+        }
+    }
+    eprintln!(
+        "time_to_bug: done in {}",
+        measure::secs(start.elapsed().as_secs_f64())
+    );
+    if !p.twin_reports.is_empty() {
+        eprintln!(
+            "time_to_bug: {} report(s) on correct twins: false positives",
+            p.twin_reports.len()
+        );
+        code = ExitCode::FAILURE;
+    }
+    if !p.errors.is_empty() {
+        eprintln!("time_to_bug: {} check(s) did not run", p.errors.len());
+        code = ExitCode::FAILURE;
+    }
+    code
+}
