@@ -92,6 +92,14 @@
 //!
 //! Outside a run the [`sync`] types are std's behind one thread-local check.
 //!
+//! # Gates: a known interleaving as a test
+//!
+//! When you know the bad interleaving, [`gates`] enforces it on every run: a [`gates::Schedule`]
+//! of gates (a location and a condition) held apart from the test's logic, at the statement
+//! points of annotated methods, at [`sync`] operations, or at [`point!`]s, with no edit to the
+//! code under test; gate deadlocks are reported, not hung on. A violation found under control
+//! is printed as such a gated test too, so the bug becomes a deterministic regression test.
+//!
 //! # Knobs
 //!
 //! Attribute arguments, all optional: `prefixes` (25), `suffixes` (500),
@@ -99,7 +107,7 @@
 //! to 4), `post_calls` (1), `seed` (0), `budget` (`"1s"`), `deadlock_timeout` (derived),
 //! `executor` (`"stress"` or `"paper"`), `schedule` (`"auto"`, `"controlled"`,
 //! `"stress"`), `strategy` (`"random"` or `"pct"`, with `depth`, 3), `statement_points`
-//! (true), `instantiate` (for generic impls, e.g. `instantiate = "Cache<String, u32>"`),
+//! (true, or `"always"` for every build), `instantiate` (for generic impls, e.g. `instantiate = "Cache<String, u32>"`),
 //! `test = false`, `crate = "path"`. See [`Config`].
 //!
 //! At run time, `THREADSAFE_SEED` (a `u64`, or `random`), `THREADSAFE_BUDGET` (`500ms`,

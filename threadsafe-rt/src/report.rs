@@ -118,10 +118,19 @@ impl fmt::Display for Failure {
                 method,
                 location,
                 message,
-            } => write!(
-                f,
-                "panic in {thread}, in `{method}`, at {location}: {message}"
-            ),
+            } => {
+                // "panic in thread 2, in `pop`", but "panic after the threads joined, in
+                // `pop`".
+                let at = if thread.starts_with("thread ") {
+                    "in "
+                } else {
+                    ""
+                };
+                write!(
+                    f,
+                    "panic {at}{thread}, in `{method}`, at {location}: {message}"
+                )
+            }
             Failure::Deadlock { blocked } => write!(f, "deadlock: {}", blocked.join("; ")),
         }
     }
@@ -674,6 +683,24 @@ pub(crate) fn method_at<T>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_post_call_panic_reads_as_english() {
+        let panic = |thread: &str| Failure::Panic {
+            thread: thread.to_string(),
+            method: "pop".to_string(),
+            location: "src/lib.rs:3:9".to_string(),
+            message: "empty".to_string(),
+        };
+        assert_eq!(
+            panic("thread 2").to_string(),
+            "panic in thread 2, in `pop`, at src/lib.rs:3:9: empty"
+        );
+        assert_eq!(
+            panic("after the threads joined").to_string(),
+            "panic after the threads joined, in `pop`, at src/lib.rs:3:9: empty"
+        );
+    }
 
     #[test]
     fn primitive_types_are_copy() {
