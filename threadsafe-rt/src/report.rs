@@ -379,24 +379,31 @@ impl<'d, T> Writer<'d, T> {
         out.push('\n');
     }
 
+    /// The calls of one part of the test, a statement each.
+    fn stmts(&self, calls: &[Call], scope: Scope, indent: &str, out: &mut String) {
+        for c in calls {
+            self.stmt(c, scope, indent, out);
+        }
+    }
+
+    /// Each thread's calls in a `spawn` block opened by `open(t)` (`s.spawn(|| {`), inside
+    /// a scope whose body is at `indent`.
+    fn spawns(&self, indent: &str, open: impl Fn(usize) -> String, out: &mut String) {
+        for (t, calls) in self.test.threads.iter().enumerate() {
+            out.push_str(&format!("{indent}    {}\n", open(t)));
+            self.stmts(calls, Scope::Thread(t), &format!("{indent}        "), out);
+            out.push_str(&format!("{indent}    }});\n"));
+        }
+    }
+
     /// The body of the test: prefix, the threads in a scope, then the post part.
     fn body(&self, indent: &str) -> String {
         let mut out = String::new();
-        for c in &self.test.prefix {
-            self.stmt(c, Scope::Prefix, indent, &mut out);
-        }
+        self.stmts(&self.test.prefix, Scope::Prefix, indent, &mut out);
         out.push_str(&format!("{indent}std::thread::scope(|s| {{\n"));
-        for (t, calls) in self.test.threads.iter().enumerate() {
-            out.push_str(&format!("{indent}    s.spawn(|| {{\n"));
-            for c in calls {
-                self.stmt(c, Scope::Thread(t), &format!("{indent}        "), &mut out);
-            }
-            out.push_str(&format!("{indent}    }});\n"));
-        }
+        self.spawns(indent, |_| "s.spawn(|| {".to_string(), &mut out);
         out.push_str(&format!("{indent}}});\n"));
-        for c in &self.test.post {
-            self.stmt(c, Scope::Post, indent, &mut out);
-        }
+        self.stmts(&self.test.post, Scope::Post, indent, &mut out);
         out
     }
 }
@@ -512,10 +519,9 @@ pub(crate) fn gated_entries(trace: &[Step]) -> Vec<String> {
         } else {
             "end"
         };
+        // `x` was the previous `y`, so it is not in `held_at` now.
         if x.held {
             held_at.insert(x.thread, x.last);
-        } else {
-            held_at.remove(&x.thread);
         }
         let resume = held_at.get(&y.thread).copied().unwrap_or(y.first);
         entries.push(format!("{}: {x_stop}", name(x.thread)));
@@ -569,9 +575,7 @@ pub(crate) fn render_gated<T>(
          #[test]\nfn {fn_name}() {{\n",
         config.seed
     );
-    for c in &test.prefix {
-        w.stmt(c, Scope::Prefix, "    ", &mut out);
-    }
+    w.stmts(&test.prefix, Scope::Prefix, "    ", &mut out);
     out.push_str("    let schedule = threadsafe_rt::schedule!(\n");
     for (i, e) in entries.iter().enumerate() {
         let arrow = if i == 0 { "" } else { "-> " };
@@ -579,17 +583,13 @@ pub(crate) fn render_gated<T>(
     }
     out.push_str("    );\n");
     out.push_str("    let outcome = threadsafe_rt::gates::run(schedule, |s| {\n");
-    for (t, calls) in test.threads.iter().enumerate() {
-        out.push_str(&format!("        s.spawn(\"t{}\", || {{\n", t + 1));
-        for c in calls {
-            w.stmt(c, Scope::Thread(t), "            ", &mut out);
-        }
-        out.push_str("        });\n");
-    }
+    w.spawns(
+        "    ",
+        |t| format!("s.spawn(\"t{}\", || {{", t + 1),
+        &mut out,
+    );
     out.push_str("    });\n    outcome.unwrap();\n");
-    for c in &test.post {
-        w.stmt(c, Scope::Post, "    ", &mut out);
-    }
+    w.stmts(&test.post, Scope::Post, "    ", &mut out);
     out.push_str("}\n");
     out
 }

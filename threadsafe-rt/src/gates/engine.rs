@@ -100,7 +100,7 @@ fn arrive(site: Site) {
 #[derive(Default)]
 struct Interest {
     points: Vec<String>,
-    /// Methods of statement locations; `None` in the list when any method matches.
+    /// Methods of statement locations.
     methods: Vec<String>,
     ops: Vec<SyncOp>,
 }
@@ -256,6 +256,9 @@ struct Engine {
     openers: Vec<(Loc, SimpleGate)>,
     /// Every location the rules, openers and conditions name, once each.
     locs: Vec<Loc>,
+    /// The index in `locs` of each rule's location, then of each opener's.
+    rule_at: Vec<usize>,
+    opener_at: Vec<usize>,
     interest: Interest,
     settle: Duration,
     timeout: Duration,
@@ -284,11 +287,16 @@ impl Engine {
         }
         let n = locs.len();
         let interest = Interest::of(&locs);
+        let index = |l: &Loc| locs.iter().position(|x| x == l).expect("added above");
+        let rule_at = schedule.rules.iter().map(|r| index(&r.at)).collect();
+        let opener_at = schedule.openers.iter().map(|(l, _)| index(l)).collect();
         Engine {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             rules: schedule.rules,
             openers: schedule.openers,
             locs,
+            rule_at,
+            opener_at,
             interest,
             settle: schedule.settle,
             timeout: schedule.timeout,
@@ -395,12 +403,11 @@ impl Engine {
             }
         }
         st.events += 1;
-        let arrivals = |st: &State, l: &Loc| {
-            let li = self.loc_index(l);
-            l.nth.map_or(true, |n| st.reached[li][me] == n)
-        };
-        for (l, g) in &self.openers {
-            if here.contains(&self.loc_index(l)) && arrivals(&st, l) {
+        // At location `li` on the arrival its `nth` names (any arrival without one).
+        let due =
+            |st: &State, li: usize| self.locs[li].nth.map_or(true, |n| st.reached[li][me] == n);
+        for ((_, g), &li) in self.openers.iter().zip(&self.opener_at) {
+            if here.contains(&li) && due(&st, li) {
                 if let GateKind::Simple(open) = g.0.kind() {
                     open.store(true, Ordering::SeqCst);
                 }
@@ -409,8 +416,9 @@ impl Engine {
         let gates: Vec<&Gate> = self
             .rules
             .iter()
-            .filter(|r| here.contains(&self.loc_index(&r.at)) && arrivals(&st, &r.at))
-            .map(|r| &r.gate)
+            .zip(&self.rule_at)
+            .filter(|&(_, &li)| here.contains(&li) && due(&st, li))
+            .map(|(r, _)| &r.gate)
             .collect();
         for g in &gates {
             if let GateKind::Barrier { arrived, .. } = g.kind() {
