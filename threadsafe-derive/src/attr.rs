@@ -35,6 +35,8 @@ pub(crate) enum Key {
     Schedule,
     Strategy,
     Depth,
+    Guide,
+    StopWhenCovered,
     Instantiate,
     Crate,
     Test,
@@ -42,7 +44,7 @@ pub(crate) enum Key {
 }
 
 impl Key {
-    pub(crate) const ALL: [Key; 18] = [
+    pub(crate) const ALL: [Key; 20] = [
         Key::Prefixes,
         Key::Suffixes,
         Key::StateChangerTries,
@@ -57,6 +59,8 @@ impl Key {
         Key::Schedule,
         Key::Strategy,
         Key::Depth,
+        Key::Guide,
+        Key::StopWhenCovered,
         Key::Instantiate,
         Key::Crate,
         Key::Test,
@@ -81,6 +85,8 @@ impl Key {
             Key::Schedule => "schedule",
             Key::Strategy => "strategy",
             Key::Depth => "depth",
+            Key::Guide => "guide",
+            Key::StopWhenCovered => "stop_when_covered",
             Key::Instantiate => "instantiate",
             Key::Crate => "crate",
             Key::Test => "test",
@@ -112,6 +118,12 @@ impl Key {
             }
             Key::Depth => {
                 "a positive integer, the bug depth `strategy = \"pct\"` aims at, e.g. `depth = 2`"
+            }
+            Key::Guide => {
+                "`\"random\"` (the default), `\"pairs\"` (CovCon: method-pair coverage) or `\"map\"` (MAPTest: memory-access-pattern coverage), e.g. `guide = \"map\"`"
+            }
+            Key::StopWhenCovered => {
+                "`true` or `false` (the default), e.g. `stop_when_covered = true`"
             }
             Key::Instantiate => {
                 "a concrete type in a string, e.g. `instantiate = \"Cache<String, u32>\"`"
@@ -305,6 +317,10 @@ pub(crate) enum ConfigValue {
     Schedule(&'static str),
     /// `Strategy::Random` (`None`) or `Strategy::Pct { depth }` (`Some(depth)`).
     Strategy(Option<usize>),
+    /// A variant of `Guide`.
+    Guide(&'static str),
+    /// A `bool` field.
+    Bool(bool),
 }
 
 /// The bug depth of `strategy = "pct"` without `depth`.
@@ -459,6 +475,21 @@ impl Args {
                     Ok(0) => bad(", not 0"),
                     Ok(n) => depth = Some((n, &entry.path)),
                     Err(_) => bad(""),
+                },
+                Key::Guide => match lit_str(value).map(LitStr::value).as_deref() {
+                    Some("random") => args.config.push((key, ConfigValue::Guide("Random"))),
+                    Some("pairs") => args.config.push((key, ConfigValue::Guide("Pairs"))),
+                    Some("map") => args.config.push((key, ConfigValue::Guide("Map"))),
+                    Some(other) => bad(&format!(", not `\"{other}\"`")),
+                    None => bad(""),
+                },
+                Key::StopWhenCovered => match (
+                    bool::from_expr(value),
+                    lit_str(value).map(LitStr::value).as_deref(),
+                ) {
+                    (Ok(b), _) => args.config.push((key, ConfigValue::Bool(b))),
+                    (_, Some(other)) => bad(&format!(", not `\"{other}\"`")),
+                    _ => bad(""),
                 },
                 Key::Instantiate => {
                     let Some(s) = lit_str(value) else {
@@ -712,6 +743,8 @@ mod tests {
             schedule = "controlled",
             strategy = "pct",
             depth = 5,
+            guide = "map",
+            stop_when_covered = true,
             instantiate = "Cache<String, u32>",
             crate = "::my_rt",
             test = false,
@@ -739,6 +772,8 @@ mod tests {
                 ),
                 (Key::Executor, ConfigValue::Executor("Paper")),
                 (Key::Schedule, ConfigValue::Schedule("Controlled")),
+                (Key::Guide, ConfigValue::Guide("Map")),
+                (Key::StopWhenCovered, ConfigValue::Bool(true)),
                 (Key::Strategy, ConfigValue::Strategy(Some(5))),
             ]
         );
@@ -863,6 +898,66 @@ mod tests {
         assert_eq!(errors, ["`depth` is the bug depth of `strategy = \"pct\"`, and the strategy here is `\"random\"`: write `strategy = \"pct\"`, or remove `depth`"]);
         let (_, errors) = parse(quote!(strategy = 3, depth = 2));
         assert_eq!(errors.len(), 1, "no second error about `depth`: {errors:?}");
+    }
+
+    #[test]
+    fn guide_and_stop_when_covered() {
+        for (written, variant) in [("random", "Random"), ("pairs", "Pairs"), ("map", "Map")] {
+            let (args, errors) = parse(quote!(guide = #written));
+            assert!(errors.is_empty(), "{errors:?}");
+            assert_eq!(args.config, [(Key::Guide, ConfigValue::Guide(variant))]);
+        }
+        let (args, errors) = parse(quote!(stop_when_covered = false, guide = "pairs"));
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(
+            args.config,
+            [
+                (Key::StopWhenCovered, ConfigValue::Bool(false)),
+                (Key::Guide, ConfigValue::Guide("Pairs")),
+            ]
+        );
+
+        let (args, errors) = parse(quote!(
+            guide = "covcon",
+            stop_when_covered = "yes",
+            guide = "map"
+        ));
+        assert!(args.config.is_empty());
+        let expected = [
+            "`guide` is given twice",
+            "`guide` takes `\"random\"` (the default), `\"pairs\"` (CovCon: method-pair coverage) or `\"map\"` (MAPTest: memory-access-pattern coverage), e.g. `guide = \"map\"`, not `\"covcon\"`",
+            "`stop_when_covered` takes `true` or `false` (the default), e.g. `stop_when_covered = true`, not `\"yes\"`",
+        ];
+        assert_eq!(errors, expected);
+
+        let (_, errors) = parse(quote!(guide = map, stop_when_covered = 1));
+        let expected = [
+            "`guide` takes `\"random\"` (the default), `\"pairs\"` (CovCon: method-pair coverage) or `\"map\"` (MAPTest: memory-access-pattern coverage), e.g. `guide = \"map\"`",
+            "`stop_when_covered` takes `true` or `false` (the default), e.g. `stop_when_covered = true`",
+        ];
+        assert_eq!(errors, expected);
+        let (_, errors) = parse(quote!(stop_when_covered));
+        assert_eq!(errors, ["`stop_when_covered` needs a value: `true` or `false` (the default), e.g. `stop_when_covered = true`"]);
+
+        let (_, errors) = parse(quote!(guid = "map", stop_when_coverd = true));
+        assert!(
+            errors[0]
+                .starts_with("unknown argument `guid` of `#[thread_safe]` (did you mean `guide`?)"),
+            "{}",
+            errors[0]
+        );
+        assert!(
+            errors[1].starts_with(
+                "unknown argument `stop_when_coverd` of `#[thread_safe]` (did you mean `stop_when_covered`?)"
+            ),
+            "{}",
+            errors[1]
+        );
+        assert!(
+            errors[1].contains("`depth`, `guide`, `stop_when_covered`, `instantiate`"),
+            "{}",
+            errors[1]
+        );
     }
 
     #[test]

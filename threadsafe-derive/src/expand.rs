@@ -2,7 +2,8 @@
 //!
 //! The output is the impl block (helper attributes stripped, statement points inserted in the
 //! methods' bodies for test builds: `points.rs`), then
-//! `const _: () = { <Send + Sync assertion> impl Subject for T { fn describe() .. } };`, then
+//! `const _: () = { <Send + Sync assertion> impl Subject for T { fn describe() .. } };`
+//! (`describe()` also hands the table of the statement points to the runtime), then
 //! (unless `test = false`) `#[cfg(test)] #[test] fn thread_safe_<type>()`. On any error it is
 //! the impl block and one `compile_error!` per error instead, so IDEs keep seeing the methods.
 
@@ -36,10 +37,13 @@ pub(crate) fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     let mut stripped = strip_helpers(&item);
     match (model, cx.has_errors()) {
         (Some(m), false) => {
-            if let Item::Impl(imp) = &mut stripped {
-                points::insert(imp, &m.entries, &args.krate, args.statement_points);
-            }
-            generate(&m, &args, stripped.into_token_stream())
+            let table = match &mut stripped {
+                Item::Impl(imp) => {
+                    points::insert(imp, &m.entries, &args.krate, args.statement_points)
+                }
+                _ => points::Table::default(),
+            };
+            generate(&m, &args, stripped.into_token_stream(), &table)
         }
         _ => with_errors(stripped.into_token_stream(), cx),
     }
@@ -74,7 +78,7 @@ fn local(name: &str) -> Ident {
     Ident::new(name, Span::mixed_site())
 }
 
-fn generate(m: &Impl<'_>, args: &Args, item: TokenStream) -> TokenStream {
+fn generate(m: &Impl<'_>, args: &Args, item: TokenStream, table: &points::Table) -> TokenStream {
     let krate = &args.krate;
     let self_ty = &m.self_ty;
     let private = quote!(#krate::__private);
@@ -83,6 +87,7 @@ fn generate(m: &Impl<'_>, args: &Args, item: TokenStream) -> TokenStream {
     let d = local("__d");
     let name = &m.name;
     let entries = m.entries.iter().map(|e| entry(e, m, &private, &d));
+    let statements = table.statement(&d);
     let test_fn = args.test.then(|| test_fn(m, args));
 
     quote! {
@@ -102,6 +107,7 @@ fn generate(m: &Impl<'_>, args: &Args, item: TokenStream) -> TokenStream {
                     };
                     let #d = #private::Description::new(#name);
                     #(#entries)*
+                    #statements
                     #d
                 }
             }
@@ -332,6 +338,11 @@ fn config_value(krate: &Path, value: ConfigValue) -> TokenStream {
             let depth = Literal::usize_unsuffixed(depth);
             quote!(#krate::Strategy::Pct { depth: #depth })
         }
+        ConfigValue::Guide(variant) => {
+            let variant = format_ident!("{variant}");
+            quote!(#krate::Guide::#variant)
+        }
+        ConfigValue::Bool(b) => quote!(#b),
     }
 }
 
@@ -429,7 +440,9 @@ mod tests {
                 threads = 3,
                 strategy = "pct",
                 depth = 4,
-                schedule = "controlled"
+                schedule = "controlled",
+                guide = "pairs",
+                stop_when_covered = true
             ),
             quote!(impl LruCache { pub fn new() -> Self { todo!() } }),
         );
@@ -444,6 +457,8 @@ mod tests {
             "__config.threads = 3;",
             "__config.schedule = ::threadsafe_rt::ScheduleMode::Controlled;",
             "__config.strategy = ::threadsafe_rt::Strategy::Pct {\n        depth: 4,\n    };",
+            "__config.guide = ::threadsafe_rt::Guide::Pairs;",
+            "__config.stop_when_covered = true;",
             "::threadsafe_rt::__private::run_test::<LruCache>(__config);",
         ] {
             assert!(text.contains(want), "{want}\nnot in\n{text}");
@@ -451,6 +466,24 @@ mod tests {
         assert!(!text.contains(
             "let mut __config = ::threadsafe_rt::Config::default();\n    ::threadsafe_rt"
         ));
+    }
+
+    #[test]
+    fn config_values_use_the_crate_path() {
+        let out = expand(
+            quote!(crate = "::my_rt", guide = "map", stop_when_covered = false),
+            quote!(impl Foo { pub fn new() -> Self { Foo } }),
+        );
+        let text = out.to_string();
+        assert!(!text.contains("threadsafe_rt"), "{text}");
+        assert!(
+            text.contains("__config . guide = :: my_rt :: Guide :: Map ;"),
+            "{text}"
+        );
+        assert!(
+            text.contains("__config . stop_when_covered = false ;"),
+            "{text}"
+        );
     }
 
     #[test]

@@ -3,12 +3,14 @@
 //!
 //! The crate is a thin entry point over `expand::expand`: parse the arguments and the impl
 //! block into a typed model (`attr`, `ast`), check it (`valid`), generate code (`expand`, and
-//! `points` for the statement points in the methods' bodies).
+//! `points` for the statement points in the methods' bodies, with the fields of `self` each
+//! statement accesses: `fields`).
 
 mod ast;
 mod attr;
 mod ctxt;
 mod expand;
+mod fields;
 mod points;
 mod ty;
 mod valid;
@@ -50,7 +52,8 @@ use proc_macro::TokenStream;
 ///
 /// All optional, as `key = value` separated by commas. The knobs of the check set the fields
 /// of `threadsafe_rt::Config` of the same name; the others keep their defaults, and
-/// `THREADSAFE_SEED` / `THREADSAFE_BUDGET` in the environment still override seed and budget.
+/// `THREADSAFE_SEED` / `THREADSAFE_BUDGET` / `THREADSAFE_GUIDE` in the environment still
+/// override seed, budget and guide.
 ///
 /// | argument | value | default |
 /// |---|---|---|
@@ -68,6 +71,8 @@ use proc_macro::TokenStream;
 /// | `schedule` | `"auto"` (controlled when the type has scheduling points), `"controlled"` or `"stress"` | `"auto"` |
 /// | `strategy` | who runs next in a controlled execution: `"random"` or `"pct"` | `"random"` |
 /// | `depth` | the bug depth `strategy = "pct"` aims at, at least 1 (only with `"pct"`) | 3 |
+/// | `guide` | how tests and controlled schedules are chosen: `"random"` (default), `"pairs"` (CovCon: the pair of methods run concurrently least so far), `"map"` (MAPTest: methods and schedules aimed at uncovered memory-access patterns) | `"random"` |
+/// | `stop_when_covered` | `true` ends the check once every feasible memory-access pattern is covered | `false` |
 /// | `instantiate` | the concrete type to check for a generic impl: `"Cache<String, u32>"` | required on generic impls |
 /// | `crate` | path of the runtime crate if renamed: `"::my_threadsafe"` | `::threadsafe_rt` |
 /// | `test` | `false` emits no `#[test]` (the check runs only where you call it) | `true` |

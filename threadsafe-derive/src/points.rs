@@ -15,11 +15,15 @@
 //!             method: "insert",
 //!             file: ::core::file!(),
 //!             line: ::core::line!(),
+//!             fields: &[
+//!                 ::threadsafe_rt::__private::FieldAccess { field: "items", write: true },
+//!             ],
 //!         };
 //!     &__TS_POINT
 //! });
 //! ```
 //!
+//! `fields` are the fields of `self` the statement reads and writes (`fields.rs`).
 //! `file!()` and `line!()` carry the span of the statement that follows, so they expand to
 //! its file and line (the macros report the outermost macro call's location, and these calls
 //! are located in the user's code). The rest carries the attribute's span, so lints see
@@ -30,7 +34,13 @@
 //! labeled and plain blocks, `unsafe` blocks, `let .. else`. It does not go into closures,
 //! `async` blocks, nested items, `const` contexts (`const {}`, array lengths, const generic
 //! arguments), patterns, attributes or macro invocations' tokens. Items and `macro_rules!` in a
-//! body get no point: they do not run. Each body is walked once.
+//! body get no point: they do not run. Each body is walked once, and each statement's own
+//! expressions once more for its fields (`fields.rs` skips the blocks that have their points).
+//!
+//! The walk also gathers every point of the impl block, in source order, into a [`Table`]:
+//! `describe()` hands it to the runtime (`Description::statements`), under the same `cfg` as
+//! the points, each entry under its method's `#[cfg]`s. Its entries are token for token the
+//! points' own values (the same `file!()`/`line!()` spans), so they compare equal.
 
 use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
@@ -38,20 +48,32 @@ use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 use syn::visit_mut::VisitMut;
 use syn::{
-    Attribute, Block, Expr, ExprAsync, ExprClosure, ExprConst, ExprRepeat, GenericArgument,
+    Attribute, Block, Expr, ExprAsync, ExprClosure, ExprConst, ExprRepeat, GenericArgument, Ident,
     ImplItem, Item, ItemImpl, Pat, Path, RangeLimits, Stmt, Type, UnOp,
 };
 
 use crate::ast::Entry;
 use crate::attr::PointsIn;
+use crate::fields::{self, Access};
 
 /// Inserts the points into the bodies of the methods of `item` whose entry asks for them
-/// (`entries` are the model's, one per function of `item`, in order).
-pub(crate) fn insert(item: &mut ItemImpl, entries: &[Entry], krate: &Path, within: PointsIn) {
+/// (`entries` are the model's, one per function of `item`, in order), and returns their
+/// table.
+pub(crate) fn insert(
+    item: &mut ItemImpl,
+    entries: &[Entry],
+    krate: &Path,
+    within: PointsIn,
+) -> Table {
     let cfg = match within {
-        PointsIn::Nowhere => return,
+        PointsIn::Nowhere => return Table::default(),
         PointsIn::TestBuilds => quote!(#[cfg(test)]),
         PointsIn::Always => TokenStream::new(),
+    };
+    let mut table = Table {
+        cfg: cfg.clone(),
+        private: quote!(#krate::__private),
+        entries: Vec::new(),
     };
     let fns = item.items.iter_mut().filter_map(|i| match i {
         ImplItem::Fn(f) => Some(f),
@@ -60,8 +82,52 @@ pub(crate) fn insert(item: &mut ItemImpl, entries: &[Entry], krate: &Path, withi
     for (f, entry) in fns.zip(entries) {
         debug_assert_eq!(f.sig.ident, entry.ident);
         if entry.statement_points {
-            Points::new(&f.sig.ident.unraw().to_string(), krate, cfg.clone())
-                .visit_block_mut(&mut f.block);
+            let mut points = Points::new(&f.sig.ident.unraw().to_string(), krate, cfg.clone());
+            points.visit_block_mut(&mut f.block);
+            let cfgs = &entry.cfgs;
+            table
+                .entries
+                .extend(points.table.into_iter().map(|p| quote!(#(#cfgs)* #p)));
+        }
+    }
+    table
+}
+
+/// Every statement point of an impl block, in source order, for `describe()`.
+#[derive(Default)]
+pub(crate) struct Table {
+    /// `#[cfg(test)]`, or nothing with `statement_points = "always"`.
+    cfg: TokenStream,
+    /// `<crate>::__private`.
+    private: TokenStream,
+    /// The points' `StatementPoint` values, each under its method's `#[cfg]`s.
+    entries: Vec<TokenStream>,
+}
+
+impl Table {
+    /// `let __d = __d.statements(..);` (`d` is the description's local), under the points'
+    /// `cfg`; nothing when no point was inserted.
+    ///
+    /// The `#[cfg]`s of a method are on its entries: `#[cfg]` on an element of an array
+    /// expression removes the element, so a method compiled out contributes nothing.
+    pub(crate) fn statement(&self, d: &Ident) -> TokenStream {
+        let Table {
+            cfg,
+            private,
+            entries,
+        } = self;
+        if entries.is_empty() {
+            return TokenStream::new();
+        }
+        let name = Ident::new("__TS_STATEMENTS", Span::mixed_site());
+        quote! {
+            #cfg
+            let #d = #d.statements({
+                // The points' `line!()`s, with their spans (see `Points::point`).
+                #[allow(clippy::zero_prefixed_literal)]
+                static #name: &[#private::StatementPoint] = &[#(#entries),*];
+                #name
+            });
         }
     }
 }
@@ -76,6 +142,8 @@ struct Points {
     name: syn::Ident,
     /// `#[cfg(test)]`, or nothing with `statement_points = "always"`.
     cfg: TokenStream,
+    /// The values of the points inserted so far, in source order.
+    table: Vec<TokenStream>,
 }
 
 impl Points {
@@ -85,33 +153,44 @@ impl Points {
             private: quote!(#krate::__private),
             method: method.to_string(),
             name: syn::Ident::new("__TS_POINT", Span::mixed_site()),
+            table: Vec::new(),
         }
     }
 
-    /// The point before a statement whose first token is at `at`.
-    fn point(&self, at: Span) -> Stmt {
+    /// The point before a statement whose first token is at `at` and which accesses
+    /// `fields`; its value also goes to the table.
+    fn point(&mut self, at: Span, fields: &[Access]) -> Stmt {
         let Points {
             private,
             method,
             name,
             cfg,
+            table,
         } = self;
         let file = quote_spanned!(at=> ::core::file!());
         let line = quote_spanned!(at=> ::core::line!());
+        let fields = fields.iter().map(|Access { field, write }| {
+            quote!(#private::FieldAccess { field: #field, write: #write })
+        });
+        let value = quote! {
+            #private::StatementPoint {
+                method: #method,
+                file: #file,
+                line: #line,
+                fields: &[#(#fields),*],
+            }
+        };
         let tokens = quote! {
             #cfg
             #private::statement({
                 // `line!()` carries the span of the statement's first token: when that is a
                 // literal `0`, clippy would read the expanded line number as zero-prefixed.
                 #[allow(clippy::zero_prefixed_literal)]
-                static #name: #private::StatementPoint = #private::StatementPoint {
-                    method: #method,
-                    file: #file,
-                    line: #line,
-                };
+                static #name: #private::StatementPoint = #value;
                 &#name
             })
         };
+        table.push(value);
         Stmt::Expr(Expr::Verbatim(tokens), Some(Default::default()))
     }
 }
@@ -121,10 +200,11 @@ impl VisitMut for Points {
         let stmts = std::mem::take(&mut block.stmts);
         let mut out = Vec::with_capacity(stmts.len() * 2);
         for mut stmt in stmts {
+            // The statement's point before those of the blocks in it: the table is in source
+            // order. Its fields are read before the blocks in it get their points.
+            let point = stmt_start(&stmt).map(|at| self.point(at, &fields::of_stmt(&stmt)));
             self.visit_stmt_mut(&mut stmt);
-            if let Some(at) = stmt_start(&stmt) {
-                out.push(self.point(at));
-            }
+            out.extend(point);
             out.push(stmt);
         }
         block.stmts = out;
@@ -229,7 +309,8 @@ mod tests {
     use quote::{quote, ToTokens};
     use syn::{parse_quote, ImplItemFn};
 
-    /// `f`'s body with the points inserted, as tokens with each point written `•`.
+    /// `f`'s body with the points inserted, as tokens with each point written `•`, or
+    /// `•[a b!]` when its statement reads `a` and writes `b`.
     fn rewrite(mut f: ImplItemFn) -> String {
         let krate: Path = parse_quote!(::threadsafe_rt);
         Points::new("m", &krate, quote!(#[cfg(test)])).visit_block_mut(&mut f.block);
@@ -237,13 +318,43 @@ mod tests {
         // The rewritten block is valid Rust.
         let reparsed: Block = syn::parse_str(&text).expect("the rewritten body parses");
         assert_eq!(reparsed.to_token_stream().to_string(), text);
-        squash(&text.replace(&point_text(), "•"))
+        let (start, end) = (
+            "# [cfg (test)] :: threadsafe_rt :: __private :: statement",
+            "& __TS_POINT }) ;",
+        );
+        let (mut out, mut rest) = (String::new(), text.as_str());
+        while let Some(i) = rest.find(start) {
+            let j = i + rest[i..].find(end).expect("a point ends") + end.len();
+            out.push_str(&rest[..i]);
+            out.push_str(&marker(&rest[i..j]));
+            rest = &rest[j..];
+        }
+        out.push_str(rest);
+        squash(&out)
+    }
+
+    /// `•`, with the fields of the point's `FieldAccess`es if any.
+    fn marker(point: &str) -> String {
+        let fields: Vec<String> = point
+            .split("field : \"")
+            .skip(1)
+            .map(|s| {
+                let name = &s[..s.find('"').unwrap()];
+                let write = s.split("write : ").nth(1).unwrap().starts_with("true");
+                format!("{name}{}", if write { "!" } else { "" })
+            })
+            .collect();
+        if fields.is_empty() {
+            "•".to_string()
+        } else {
+            format!("•[{}]", fields.join(" "))
+        }
     }
 
     fn point_text() -> String {
         let krate: Path = parse_quote!(::threadsafe_rt);
         Points::new("m", &krate, quote!(#[cfg(test)]))
-            .point(Span::call_site())
+            .point(Span::call_site(), &[])
             .to_token_stream()
             .to_string()
     }
@@ -269,7 +380,7 @@ mod tests {
                 "# [cfg (test)] :: threadsafe_rt :: __private :: statement ({ \
                  # [allow (clippy :: zero_prefixed_literal)] static __TS_POINT : :: threadsafe_rt :: __private :: StatementPoint = \
                  :: threadsafe_rt :: __private :: StatementPoint { method : \"m\" , \
-                 file : :: core :: file ! () , line : :: core :: line ! () , } ; \
+                 file : :: core :: file ! () , line : :: core :: line ! () , fields : & [] , } ; \
                  & __TS_POINT }) ;"
             )
         );
@@ -500,5 +611,157 @@ mod tests {
         assert!(out.contains(":: my_rt :: __private :: statement"), "{out}");
         assert!(out.contains("method : \"type\""), "{out}");
         assert!(!out.contains("threadsafe_rt"), "{out}");
+    }
+
+    #[test]
+    fn each_point_carries_its_statements_fields() {
+        assert_eq!(
+            rewrite(parse_quote! {
+                fn m(&self) -> usize {
+                    let n = self.n.load(SeqCst);
+                    if self.ready.get() {
+                        self.items.lock().unwrap().push(n);
+                    }
+                    self.total += n;
+                    self.helper();
+                    self.items.read().len()
+                }
+            }),
+            "{ •[n] let n = self . n . load (SeqCst) ; \
+             •[ready] if self . ready . get () { •[items!] self . items . lock () . unwrap () . push (n) ; } \
+             •[total!] self . total += n ; \
+             • self . helper () ; \
+             •[items] self . items . read () . len () }"
+        );
+    }
+
+    /// Collects the initializers of the statics of a given name.
+    struct Statics(&'static str, Vec<Expr>);
+
+    impl VisitMut for Statics {
+        fn visit_item_static_mut(&mut self, s: &mut syn::ItemStatic) {
+            if s.ident == self.0 {
+                self.1.push((*s.expr).clone());
+            }
+        }
+    }
+
+    /// The points' values in the methods' bodies, and the entries of the table in
+    /// `describe()` (with their attributes), of `#[thread_safe(args)] item`.
+    fn points_and_table(args: TokenStream, item: TokenStream) -> (Vec<String>, Vec<Expr>) {
+        let mut file: syn::File = syn::parse2(crate::expand::expand(args, item)).unwrap();
+        let mut points = Statics("__TS_POINT", Vec::new());
+        points.visit_item_mut(&mut file.items[0]);
+        let mut table = Statics("__TS_STATEMENTS", Vec::new());
+        table.visit_file_mut(&mut file);
+        let entries = match table.1.as_slice() {
+            [] => Vec::new(),
+            [Expr::Reference(r)] => match &*r.expr {
+                Expr::Array(a) => a.elems.iter().cloned().collect(),
+                other => panic!("{}", other.to_token_stream()),
+            },
+            other => panic!("{other:?}"),
+        };
+        let points = points.1.iter().map(|e| e.to_token_stream().to_string());
+        (points.collect(), entries)
+    }
+
+    #[test]
+    fn the_table_has_every_point_in_source_order_under_the_methods_cfgs() {
+        let item = quote!(impl Foo {
+            pub fn new() -> Self { Foo }
+            pub fn a(&self) {
+                let x = self.x.load(SeqCst);
+                if x > 0 { self.y.store(x, SeqCst); }
+                self.z.lock();
+            }
+            #[cfg(feature = "b")]
+            #[inline]
+            fn b(&self) -> u8 { self.w }
+            pub fn zero(&self) -> u8 { 0 }
+            #[cfg(any())]
+            #[cfg(test)]
+            pub fn c(&self) -> u8 { 1 }
+        });
+        let (points, table) = points_and_table(quote!(), item.clone());
+        let no_attrs = |e: &Expr| {
+            let mut e = e.clone();
+            if let Expr::Struct(s) = &mut e {
+                s.attrs.clear();
+            }
+            e.to_token_stream().to_string()
+        };
+        // The same values, in the same order: the statement before the block in it.
+        assert_eq!(table.iter().map(no_attrs).collect::<Vec<_>>(), points);
+        let summary: Vec<String> = table
+            .iter()
+            .map(|e| {
+                let Expr::Struct(s) = e else {
+                    panic!("{}", e.to_token_stream())
+                };
+                let attrs = s.attrs.iter().map(|a| a.to_token_stream().to_string());
+                let text = e.to_token_stream().to_string();
+                let method = text
+                    .split("method : ")
+                    .nth(1)
+                    .unwrap()
+                    .split(' ')
+                    .next()
+                    .unwrap();
+                attrs
+                    .chain([method.to_string()])
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect();
+        assert_eq!(
+            summary,
+            [
+                "\"a\"",
+                "\"a\"",
+                "\"a\"",
+                "\"a\"",
+                "# [cfg (feature = \"b\")] \"b\"",
+                "\"zero\"",
+                "# [cfg (any ())] # [cfg (test)] \"c\"",
+            ]
+        );
+        assert!(
+            points[0].contains("field : \"x\" , write : false"),
+            "{}",
+            points[0]
+        );
+        assert!(
+            points[2].contains("field : \"y\" , write : true"),
+            "{}",
+            points[2]
+        );
+
+        // With `statement_points = false` there is no table; with "always", no `cfg(test)`.
+        let (points, table) = points_and_table(quote!(statement_points = false), item.clone());
+        assert!(points.is_empty() && table.is_empty());
+        let out = crate::expand::expand(quote!(statement_points = false), item.clone());
+        assert!(!out.to_string().contains(". statements ("), "{out}");
+        let out = crate::expand::expand(quote!(), item.clone()).to_string();
+        assert!(
+            out.contains("# [cfg (test)] let __d = __d . statements ("),
+            "{out}"
+        );
+        let out = crate::expand::expand(quote!(statement_points = "always"), item).to_string();
+        assert!(out.contains("; let __d = __d . statements ("), "{out}");
+        assert!(
+            !out.contains("# [cfg (test)] let __d = __d . statements ("),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn no_table_without_points() {
+        let out = crate::expand::expand(
+            quote!(),
+            quote!(impl Foo { pub fn new() -> Self { Foo } pub const fn get(&self) -> u8 { 0 } }),
+        )
+        .to_string();
+        assert!(!out.contains("statements"), "{out}");
     }
 }

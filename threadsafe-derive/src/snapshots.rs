@@ -160,3 +160,37 @@ fn statement_points() {
         },
     );
 }
+
+/// The fields of `self` each statement point reads and writes, and the table of the points
+/// in `describe()`, with a `#[cfg]`'d method's points under its `#[cfg]`.
+#[test]
+fn field_accesses() {
+    snapshot(
+        "field_accesses",
+        quote!(),
+        quote! {
+            impl Account {
+                pub fn new() -> Self { todo!() }
+                pub fn deposit(&self, amount: u64) {
+                    let old = self.balance.load(Ordering::SeqCst);
+                    self.balance.store(old + amount, Ordering::SeqCst);
+                    if self.log_enabled {
+                        self.log.lock().unwrap().push(amount);
+                    }
+                }
+                pub fn history(&self) -> Vec<u64> {
+                    self.log.lock().unwrap().clone()
+                }
+                pub fn reset(&mut self) {
+                    *self.balance.get_mut() = 0;
+                    self.r#type = Kind::Empty;
+                }
+                #[cfg(feature = "audit")]
+                pub fn audit(&self) -> bool {
+                    println!("{}", self.balance.load(Ordering::SeqCst));
+                    self.log.lock().map(|l| l.len() == self.entries.read().unwrap().len()).unwrap_or(false)
+                }
+            }
+        },
+    );
+}

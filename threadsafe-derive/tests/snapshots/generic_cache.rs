@@ -13,6 +13,7 @@ impl<K: Eq + Hash + Clone, V: Clone> Cache<K, V> {
                 method: "get",
                 file: ::core::file!(),
                 line: ::core::line!(),
+                fields: &[],
             };
             &__TS_POINT
         });
@@ -26,6 +27,7 @@ impl<K: Eq + Hash + Clone, V: Clone> Cache<K, V> {
                 method: "put",
                 file: ::core::file!(),
                 line: ::core::line!(),
+                fields: &[],
             };
             &__TS_POINT
         });
@@ -39,6 +41,7 @@ impl<K: Eq + Hash + Clone, V: Clone> Cache<K, V> {
                 method: "put_all",
                 file: ::core::file!(),
                 line: ::core::line!(),
+                fields: &[],
             };
             &__TS_POINT
         });
@@ -52,6 +55,7 @@ impl<K: Eq + Hash + Clone, V: Clone> Cache<K, V> {
                 method: "keys",
                 file: ::core::file!(),
                 line: ::core::line!(),
+                fields: &[],
             };
             &__TS_POINT
         });
@@ -211,6 +215,38 @@ const _: () = {
                         },
                     ),
                 );
+            #[cfg(test)]
+            let __d = __d
+                .statements({
+                    #[allow(clippy::zero_prefixed_literal)]
+                    static __TS_STATEMENTS: &[::my_threadsafe::__private::StatementPoint] = &[
+                        ::my_threadsafe::__private::StatementPoint {
+                            method: "get",
+                            file: ::core::file!(),
+                            line: ::core::line!(),
+                            fields: &[],
+                        },
+                        ::my_threadsafe::__private::StatementPoint {
+                            method: "put",
+                            file: ::core::file!(),
+                            line: ::core::line!(),
+                            fields: &[],
+                        },
+                        ::my_threadsafe::__private::StatementPoint {
+                            method: "put_all",
+                            file: ::core::file!(),
+                            line: ::core::line!(),
+                            fields: &[],
+                        },
+                        ::my_threadsafe::__private::StatementPoint {
+                            method: "keys",
+                            file: ::core::file!(),
+                            line: ::core::line!(),
+                            fields: &[],
+                        },
+                    ];
+                    __TS_STATEMENTS
+                });
             __d
         }
     }

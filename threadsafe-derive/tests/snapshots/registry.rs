@@ -22,6 +22,7 @@ impl Registry {
                 method: "insert",
                 file: ::core::file!(),
                 line: ::core::line!(),
+                fields: &[],
             };
             &__TS_POINT
         });
@@ -35,6 +36,7 @@ impl Registry {
                 method: "get",
                 file: ::core::file!(),
                 line: ::core::line!(),
+                fields: &[],
             };
             &__TS_POINT
         });
@@ -48,6 +50,7 @@ impl Registry {
                 method: "get_all",
                 file: ::core::file!(),
                 line: ::core::line!(),
+                fields: &[],
             };
             &__TS_POINT
         });
@@ -61,6 +64,7 @@ impl Registry {
                 method: "merge",
                 file: ::core::file!(),
                 line: ::core::line!(),
+                fields: &[],
             };
             &__TS_POINT
         });
@@ -74,6 +78,7 @@ impl Registry {
                 method: "adopt",
                 file: ::core::file!(),
                 line: ::core::line!(),
+                fields: &[],
             };
             &__TS_POINT
         });
@@ -87,6 +92,7 @@ impl Registry {
                 method: "snapshot",
                 file: ::core::file!(),
                 line: ::core::line!(),
+                fields: &[],
             };
             &__TS_POINT
         });
@@ -100,6 +106,7 @@ impl Registry {
                 method: "guard",
                 file: ::core::file!(),
                 line: ::core::line!(),
+                fields: &[],
             };
             &__TS_POINT
         });
@@ -113,6 +120,7 @@ impl Registry {
                 method: "handle",
                 file: ::core::file!(),
                 line: ::core::line!(),
+                fields: &[],
             };
             &__TS_POINT
         });
@@ -126,6 +134,7 @@ impl Registry {
                 method: "detach",
                 file: ::core::file!(),
                 line: ::core::line!(),
+                fields: &[],
             };
             &__TS_POINT
         });
@@ -139,6 +148,7 @@ impl Registry {
                 method: "compact",
                 file: ::core::file!(),
                 line: ::core::line!(),
+                fields: &[],
             };
             &__TS_POINT
         });
@@ -155,6 +165,7 @@ impl Registry {
                 method: "rehash",
                 file: ::core::file!(),
                 line: ::core::line!(),
+                fields: &[],
             };
             &__TS_POINT
         });
@@ -171,6 +182,7 @@ impl Registry {
                 method: "raw",
                 file: ::core::file!(),
                 line: ::core::line!(),
+                fields: &[],
             };
             &__TS_POINT
         });
@@ -184,6 +196,7 @@ impl Registry {
                 method: "visit",
                 file: ::core::file!(),
                 line: ::core::line!(),
+                fields: &[],
             };
             &__TS_POINT
         });
@@ -197,6 +210,7 @@ impl Registry {
                 method: "find",
                 file: ::core::file!(),
                 line: ::core::line!(),
+                fields: &[],
             };
             &__TS_POINT
         });
@@ -214,6 +228,7 @@ impl Registry {
                 method: "save",
                 file: ::core::file!(),
                 line: ::core::line!(),
+                fields: &[],
             };
             &__TS_POINT
         });
@@ -606,6 +621,105 @@ const _: () = {
                         },
                     ),
                 );
+            #[cfg(test)]
+            let __d = __d
+                .statements({
+                    #[allow(clippy::zero_prefixed_literal)]
+                    static __TS_STATEMENTS: &[::threadsafe_rt::__private::StatementPoint] = &[
+                        ::threadsafe_rt::__private::StatementPoint {
+                            method: "insert",
+                            file: ::core::file!(),
+                            line: ::core::line!(),
+                            fields: &[],
+                        },
+                        ::threadsafe_rt::__private::StatementPoint {
+                            method: "get",
+                            file: ::core::file!(),
+                            line: ::core::line!(),
+                            fields: &[],
+                        },
+                        ::threadsafe_rt::__private::StatementPoint {
+                            method: "get_all",
+                            file: ::core::file!(),
+                            line: ::core::line!(),
+                            fields: &[],
+                        },
+                        ::threadsafe_rt::__private::StatementPoint {
+                            method: "merge",
+                            file: ::core::file!(),
+                            line: ::core::line!(),
+                            fields: &[],
+                        },
+                        ::threadsafe_rt::__private::StatementPoint {
+                            method: "adopt",
+                            file: ::core::file!(),
+                            line: ::core::line!(),
+                            fields: &[],
+                        },
+                        ::threadsafe_rt::__private::StatementPoint {
+                            method: "snapshot",
+                            file: ::core::file!(),
+                            line: ::core::line!(),
+                            fields: &[],
+                        },
+                        ::threadsafe_rt::__private::StatementPoint {
+                            method: "guard",
+                            file: ::core::file!(),
+                            line: ::core::line!(),
+                            fields: &[],
+                        },
+                        ::threadsafe_rt::__private::StatementPoint {
+                            method: "handle",
+                            file: ::core::file!(),
+                            line: ::core::line!(),
+                            fields: &[],
+                        },
+                        ::threadsafe_rt::__private::StatementPoint {
+                            method: "detach",
+                            file: ::core::file!(),
+                            line: ::core::line!(),
+                            fields: &[],
+                        },
+                        ::threadsafe_rt::__private::StatementPoint {
+                            method: "compact",
+                            file: ::core::file!(),
+                            line: ::core::line!(),
+                            fields: &[],
+                        },
+                        ::threadsafe_rt::__private::StatementPoint {
+                            method: "rehash",
+                            file: ::core::file!(),
+                            line: ::core::line!(),
+                            fields: &[],
+                        },
+                        ::threadsafe_rt::__private::StatementPoint {
+                            method: "raw",
+                            file: ::core::file!(),
+                            line: ::core::line!(),
+                            fields: &[],
+                        },
+                        ::threadsafe_rt::__private::StatementPoint {
+                            method: "visit",
+                            file: ::core::file!(),
+                            line: ::core::line!(),
+                            fields: &[],
+                        },
+                        ::threadsafe_rt::__private::StatementPoint {
+                            method: "find",
+                            file: ::core::file!(),
+                            line: ::core::line!(),
+                            fields: &[],
+                        },
+                        #[cfg(feature = "persist")]
+                        ::threadsafe_rt::__private::StatementPoint {
+                            method: "save",
+                            file: ::core::file!(),
+                            line: ::core::line!(),
+                            fields: &[],
+                        },
+                    ];
+                    __TS_STATEMENTS
+                });
             __d
         }
     }

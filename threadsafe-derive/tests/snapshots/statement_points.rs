@@ -13,6 +13,12 @@ impl Stack {
                 method: "pop_or_zero",
                 file: ::core::file!(),
                 line: ::core::line!(),
+                fields: &[
+                    ::threadsafe_rt::__private::FieldAccess {
+                        field: "0",
+                        write: true,
+                    },
+                ],
             };
             &__TS_POINT
         });
@@ -24,6 +30,7 @@ impl Stack {
                     method: "pop_or_zero",
                     file: ::core::file!(),
                     line: ::core::line!(),
+                    fields: &[],
                 };
                 &__TS_POINT
             });
@@ -36,6 +43,12 @@ impl Stack {
                 method: "pop_or_zero",
                 file: ::core::file!(),
                 line: ::core::line!(),
+                fields: &[
+                    ::threadsafe_rt::__private::FieldAccess {
+                        field: "0",
+                        write: true,
+                    },
+                ],
             };
             &__TS_POINT
         });
@@ -49,6 +62,12 @@ impl Stack {
                 method: "drain",
                 file: ::core::file!(),
                 line: ::core::line!(),
+                fields: &[
+                    ::threadsafe_rt::__private::FieldAccess {
+                        field: "0",
+                        write: true,
+                    },
+                ],
             };
             &__TS_POINT
         });
@@ -60,6 +79,7 @@ impl Stack {
                     method: "drain",
                     file: ::core::file!(),
                     line: ::core::line!(),
+                    fields: &[],
                 };
                 &__TS_POINT
             });
@@ -72,6 +92,7 @@ impl Stack {
                 method: "drain",
                 file: ::core::file!(),
                 line: ::core::line!(),
+                fields: &[],
             };
             &__TS_POINT
         });
@@ -83,6 +104,12 @@ impl Stack {
                     method: "drain",
                     file: ::core::file!(),
                     line: ::core::line!(),
+                    fields: &[
+                        ::threadsafe_rt::__private::FieldAccess {
+                            field: "0",
+                            write: true,
+                        },
+                    ],
                 };
                 &__TS_POINT
             });
@@ -95,6 +122,7 @@ impl Stack {
                             method: "drain",
                             file: ::core::file!(),
                             line: ::core::line!(),
+                            fields: &[],
                         };
                         &__TS_POINT
                     });
@@ -111,6 +139,7 @@ impl Stack {
                 method: "drain",
                 file: ::core::file!(),
                 line: ::core::line!(),
+                fields: &[],
             };
             &__TS_POINT
         });
@@ -125,6 +154,7 @@ impl Stack {
                 method: "drain",
                 file: ::core::file!(),
                 line: ::core::line!(),
+                fields: &[],
             };
             &__TS_POINT
         });
@@ -139,6 +169,7 @@ impl Stack {
                 method: "drain",
                 file: ::core::file!(),
                 line: ::core::line!(),
+                fields: &[],
             };
             &__TS_POINT
         });
@@ -150,6 +181,7 @@ impl Stack {
                 method: "drain",
                 file: ::core::file!(),
                 line: ::core::line!(),
+                fields: &[],
             };
             &__TS_POINT
         });
@@ -161,6 +193,7 @@ impl Stack {
                     method: "drain",
                     file: ::core::file!(),
                     line: ::core::line!(),
+                    fields: &[],
                 };
                 &__TS_POINT
             });
@@ -284,6 +317,112 @@ const _: () = {
                     ),
                 );
             let __d = __d.skip("dump", "excluded with #[thread_safe(skip)]");
+            #[cfg(test)]
+            let __d = __d
+                .statements({
+                    #[allow(clippy::zero_prefixed_literal)]
+                    static __TS_STATEMENTS: &[::threadsafe_rt::__private::StatementPoint] = &[
+                        ::threadsafe_rt::__private::StatementPoint {
+                            method: "pop_or_zero",
+                            file: ::core::file!(),
+                            line: ::core::line!(),
+                            fields: &[
+                                ::threadsafe_rt::__private::FieldAccess {
+                                    field: "0",
+                                    write: true,
+                                },
+                            ],
+                        },
+                        ::threadsafe_rt::__private::StatementPoint {
+                            method: "pop_or_zero",
+                            file: ::core::file!(),
+                            line: ::core::line!(),
+                            fields: &[],
+                        },
+                        ::threadsafe_rt::__private::StatementPoint {
+                            method: "pop_or_zero",
+                            file: ::core::file!(),
+                            line: ::core::line!(),
+                            fields: &[
+                                ::threadsafe_rt::__private::FieldAccess {
+                                    field: "0",
+                                    write: true,
+                                },
+                            ],
+                        },
+                        ::threadsafe_rt::__private::StatementPoint {
+                            method: "drain",
+                            file: ::core::file!(),
+                            line: ::core::line!(),
+                            fields: &[
+                                ::threadsafe_rt::__private::FieldAccess {
+                                    field: "0",
+                                    write: true,
+                                },
+                            ],
+                        },
+                        ::threadsafe_rt::__private::StatementPoint {
+                            method: "drain",
+                            file: ::core::file!(),
+                            line: ::core::line!(),
+                            fields: &[],
+                        },
+                        ::threadsafe_rt::__private::StatementPoint {
+                            method: "drain",
+                            file: ::core::file!(),
+                            line: ::core::line!(),
+                            fields: &[],
+                        },
+                        ::threadsafe_rt::__private::StatementPoint {
+                            method: "drain",
+                            file: ::core::file!(),
+                            line: ::core::line!(),
+                            fields: &[
+                                ::threadsafe_rt::__private::FieldAccess {
+                                    field: "0",
+                                    write: true,
+                                },
+                            ],
+                        },
+                        ::threadsafe_rt::__private::StatementPoint {
+                            method: "drain",
+                            file: ::core::file!(),
+                            line: ::core::line!(),
+                            fields: &[],
+                        },
+                        ::threadsafe_rt::__private::StatementPoint {
+                            method: "drain",
+                            file: ::core::file!(),
+                            line: ::core::line!(),
+                            fields: &[],
+                        },
+                        ::threadsafe_rt::__private::StatementPoint {
+                            method: "drain",
+                            file: ::core::file!(),
+                            line: ::core::line!(),
+                            fields: &[],
+                        },
+                        ::threadsafe_rt::__private::StatementPoint {
+                            method: "drain",
+                            file: ::core::file!(),
+                            line: ::core::line!(),
+                            fields: &[],
+                        },
+                        ::threadsafe_rt::__private::StatementPoint {
+                            method: "drain",
+                            file: ::core::file!(),
+                            line: ::core::line!(),
+                            fields: &[],
+                        },
+                        ::threadsafe_rt::__private::StatementPoint {
+                            method: "drain",
+                            file: ::core::file!(),
+                            line: ::core::line!(),
+                            fields: &[],
+                        },
+                    ];
+                    __TS_STATEMENTS
+                });
             __d
         }
     }

@@ -31,6 +31,8 @@ pub struct Buf<const N: usize> {
     schedule = "stress",
     strategy = "pct",
     depth = 2,
+    guide = "pairs",
+    stop_when_covered = false,
     statement_points = false
 )]
 impl<const N: usize> Buf<N> {

@@ -22,7 +22,13 @@ pub struct Counter {
     n: AtomicI64,
 }
 
-#[thread_safe(budget = "50ms", deadlock_timeout = "1s", executor = "paper")]
+#[thread_safe(
+    budget = "50ms",
+    deadlock_timeout = "1s",
+    executor = "paper",
+    guide = "map",
+    stop_when_covered = true
+)]
 impl Counter {
     /// A counter at zero.
     #[must_use]
