@@ -6,14 +6,15 @@ use std::sync::atomic::AtomicUsize;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::config::{Config, ScheduleMode, Strategy, REPLAY_ENV};
+use crate::config::{Config, Guide, ScheduleMode, Strategy, REPLAY_ENV};
+use crate::coverage::{thread_methods, Tracker};
 use crate::exec::{BatchSpec, Blocked, ConcRunner, Control, ExecOutcome, SeqRunner};
 use crate::generate::description;
 use crate::generator::Generator;
 use crate::model::{linearizations, TestCase};
 use crate::report::{
     gated_entries, method_at, render_body, render_gated, render_interleaving, render_reproducer,
-    scope_name, Failure, Report, Verdict, Violation,
+    scope_name, Coverage, Ended, Failure, Report, Verdict, Violation,
 };
 use crate::sched::Step;
 use crate::subject::{Description, Subject};
@@ -73,6 +74,8 @@ pub fn check<T: Subject>(config: &Config) -> Report {
         controlled_tests: 0,
         uncontrolled_runs: 0,
         abandoned_threads: 0,
+        coverage: Coverage::NotMeasured("the check did not run".to_string()),
+        ended: Ended::Exhausted,
     };
     if let Some(why) = cannot_check(desc, config) {
         report.verdict = Verdict::CannotCheck(why);
@@ -88,8 +91,12 @@ pub fn check<T: Subject>(config: &Config) -> Report {
     let mut conc = ConcRunner::new(config.executor, config.seed);
     let mut round = 0;
     let mut hung = HashSet::new();
+    let tracker = Arc::new(Mutex::new(Tracker::new(concurrent_methods(desc))));
+    let probe = Generator::probe(desc, config, &mut seq);
+    lock(&tracker).probed(desc, &probe);
     'rounds: while Instant::now() < deadline {
-        let mut gen = Generator::new(desc, config, round, std::mem::take(&mut hung));
+        let mut gen = Generator::new(desc, config, round, std::mem::take(&mut hung))
+            .guided(config.guide, tracker.clone());
         while let Some(ready) = gen.next_test(&mut seq, deadline) {
             report.tests += 1;
             let timeout = config
@@ -101,13 +108,26 @@ pub fn check<T: Subject>(config: &Config) -> Report {
                 _ => ready.points > 0,
             };
             report.controlled_tests += u64::from(controlled);
+            let mut control = controlled.then(|| control(config, conc.next_batch_seed(), 0));
+            if let Some(c) = &mut control {
+                c.coverage = Some(tracker.clone());
+                if config.guide == Guide::Map {
+                    let t = lock(&tracker);
+                    let methods = thread_methods(&ready.test);
+                    c.targets = Some((
+                        t.names(),
+                        t.targets(&methods, ready.target, TARGETS_PER_TEST),
+                    ));
+                }
+            }
             let spec = BatchSpec {
                 count: config.conc_execs,
                 timeout,
                 deadline,
-                control: controlled.then(|| control(config, conc.next_batch_seed(), 0)),
+                control,
             };
             let batch = conc.run_batch(desc, &ready.test, spec);
+            lock(&tracker).add_test(&ready.test);
             report.executions += batch.executions as u64;
             report.uncontrolled_runs += batch.uncontrolled as u64;
             let failure = match batch.outcome {
@@ -115,7 +135,10 @@ pub fn check<T: Subject>(config: &Config) -> Report {
                 failure @ (ExecOutcome::Panicked(_) | ExecOutcome::Deadlock(_)) => failure,
             };
             if let Some(v) = oracle(desc, &ready.test, &failure, &mut seq, timeout) {
-                let replay = batch.trace.as_ref().map(|_| {
+                // Under guide `map` a test depends on the coverage of every execution before
+                // it, which a replay does not re-run: no token.
+                let replayable = config.guide != Guide::Map;
+                let replay = batch.trace.as_ref().filter(|_| replayable).map(|_| {
                     ReplayToken {
                         seed: config.seed,
                         test: report.tests,
@@ -135,6 +158,11 @@ pub fn check<T: Subject>(config: &Config) -> Report {
                     &report,
                     start,
                 )));
+                report.ended = Ended::Violation;
+                break 'rounds;
+            }
+            if config.stop_when_covered && lock(&tracker).all_covered() {
+                report.ended = Ended::AllPatternsCovered;
                 break 'rounds;
             }
             if Instant::now() >= deadline {
@@ -150,7 +178,32 @@ pub fn check<T: Subject>(config: &Config) -> Report {
     }
     report.elapsed = start.elapsed();
     report.abandoned_threads = seq.abandoned() + conc.abandoned();
+    if report.ended == Ended::Exhausted && Instant::now() >= deadline {
+        report.ended = Ended::Budget;
+    }
+    report.coverage = if report.controlled_tests > 0 {
+        Coverage::Measured(Box::new(lock(&tracker).summary()))
+    } else {
+        Coverage::NotMeasured(
+            "no controlled execution: free-running threads give no order of steps to match"
+                .to_string(),
+        )
+    };
     report
+}
+
+/// Patterns one test's executions aim at in turn, under guide `map`.
+const TARGETS_PER_TEST: usize = 8;
+
+fn lock(tracker: &Mutex<Tracker>) -> std::sync::MutexGuard<'_, Tracker> {
+    tracker.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The methods the generator may call concurrently.
+fn concurrent_methods<T>(desc: &Description<T>) -> Vec<usize> {
+    (0..desc.methods.len())
+        .filter(|&m| desc.methods[m].receiver.is_concurrent())
+        .collect()
 }
 
 fn control(config: &Config, base: u64, first: usize) -> Control {
@@ -160,6 +213,8 @@ fn control(config: &Config, base: u64, first: usize) -> Control {
         first,
         max_steps: AtomicUsize::new(INITIAL_STEP_ESTIMATE),
         futile: Arc::default(),
+        coverage: None,
+        targets: None,
     }
 }
 
@@ -276,10 +331,14 @@ fn replay<T: Subject>(
     let far = Instant::now() + Duration::from_secs(24 * 3600);
     let mut hung = HashSet::new();
     let mut number = 0;
+    // Guide `pairs` plans each test from the tests before it: count them as the check did.
+    let tracker = Arc::new(Mutex::new(Tracker::new(concurrent_methods(desc))));
     for round in 0.. {
-        let mut gen = Generator::new(desc, &config, round, std::mem::take(&mut hung));
+        let mut gen = Generator::new(desc, &config, round, std::mem::take(&mut hung))
+            .guided(config.guide, tracker.clone());
         while let Some(ready) = gen.next_test(&mut seq, far) {
             number += 1;
+            lock(&tracker).add_test(&ready.test);
             if number < token.test {
                 conc.skip_batch();
                 continue;

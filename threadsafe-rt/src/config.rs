@@ -3,10 +3,14 @@
 use std::fmt;
 use std::time::Duration;
 
+pub use crate::coverage::Guide;
+
 /// Environment variable that overrides [`Config::seed`] (a `u64`, or `random`).
 pub const SEED_ENV: &str = "THREADSAFE_SEED";
 /// Environment variable that overrides [`Config::budget`] (a duration such as `500ms`, `30s`, `10m`).
 pub const BUDGET_ENV: &str = "THREADSAFE_BUDGET";
+/// Environment variable that overrides [`Config::guide`] (`random`, `pairs` or `map`).
+pub const GUIDE_ENV: &str = "THREADSAFE_GUIDE";
 /// Environment variable that replays one controlled execution: the token a report printed.
 pub const REPLAY_ENV: &str = "THREADSAFE_REPLAY";
 
@@ -96,6 +100,12 @@ pub struct Config {
     /// Replays one controlled execution from the token a report printed (see
     /// [`REPLAY_ENV`]); `None` runs the check.
     pub replay: Option<String>,
+    /// How tests and controlled schedules are chosen: at random (the default), by
+    /// method-pair coverage, or by memory-access-pattern coverage (see [`Guide`]).
+    pub guide: Guide,
+    /// End the check once every feasible memory-access pattern is covered, before the
+    /// budget (false). The report says which ended it.
+    pub stop_when_covered: bool,
 }
 
 impl Default for Config {
@@ -115,6 +125,8 @@ impl Default for Config {
             schedule: ScheduleMode::Auto,
             strategy: Strategy::Random,
             replay: None,
+            guide: Guide::Random,
+            stop_when_covered: false,
         }
     }
 }
@@ -132,8 +144,9 @@ impl fmt::Display for ConfigError {
 impl std::error::Error for ConfigError {}
 
 impl Config {
-    /// Applies `THREADSAFE_SEED` and `THREADSAFE_BUDGET` from the environment, strictly: a
-    /// value that does not parse is an error that says what was expected.
+    /// Applies `THREADSAFE_SEED`, `THREADSAFE_BUDGET` and `THREADSAFE_GUIDE` from the
+    /// environment, strictly: a value that does not parse is an error that says what was
+    /// expected.
     ///
     /// ```
     /// let config = threadsafe_rt::Config::default().with_env().unwrap();
@@ -146,6 +159,7 @@ impl Config {
         self.with_overrides(
             std::env::var(SEED_ENV).ok().as_deref(),
             std::env::var(BUDGET_ENV).ok().as_deref(),
+            std::env::var(GUIDE_ENV).ok().as_deref(),
         )
     }
 
@@ -153,6 +167,7 @@ impl Config {
         mut self,
         seed: Option<&str>,
         budget: Option<&str>,
+        guide: Option<&str>,
     ) -> Result<Self, ConfigError> {
         if let Some(s) = seed {
             let s = s.trim();
@@ -169,6 +184,18 @@ impl Config {
         if let Some(b) = budget {
             self.budget =
                 parse_duration(b).map_err(|e| ConfigError(format!("{BUDGET_ENV}={b:?}: {e}")))?;
+        }
+        if let Some(g) = guide {
+            self.guide = match g.trim() {
+                "random" => Guide::Random,
+                "pairs" => Guide::Pairs,
+                "map" => Guide::Map,
+                _ => {
+                    return Err(ConfigError(format!(
+                        "{GUIDE_ENV}={g:?} is not a guide: expected `random`, `pairs` or `map`"
+                    )))
+                }
+            };
         }
         self.validate()?;
         Ok(self)
@@ -255,22 +282,51 @@ mod tests {
     #[test]
     fn env_overrides_are_strict() {
         let c = Config::default()
-            .with_overrides(Some("42"), Some("250ms"))
+            .with_overrides(Some("42"), Some("250ms"), Some("map"))
             .unwrap();
         assert_eq!(c.seed, 42);
         assert_eq!(c.budget, Duration::from_millis(250));
+        assert_eq!(c.guide, Guide::Map);
         let e = Config::default()
-            .with_overrides(Some("-1"), None)
+            .with_overrides(Some("-1"), None, None)
             .unwrap_err();
         assert!(e.to_string().contains("THREADSAFE_SEED"), "{e}");
         let e = Config::default()
-            .with_overrides(None, Some("fast"))
+            .with_overrides(None, Some("fast"), None)
             .unwrap_err();
         assert!(e.to_string().contains("THREADSAFE_BUDGET"), "{e}");
         let c = Config::default()
-            .with_overrides(Some("random"), None)
+            .with_overrides(Some("random"), None, None)
             .unwrap();
         let _ = c.seed;
+        for (written, guide) in [
+            ("random", Guide::Random),
+            ("pairs", Guide::Pairs),
+            (" map\n", Guide::Map),
+        ] {
+            let c = Config::default()
+                .with_overrides(None, None, Some(written))
+                .unwrap();
+            assert_eq!(c.guide, guide, "{written:?}");
+        }
+        let c = Config {
+            guide: Guide::Pairs,
+            ..Config::default()
+        }
+        .with_overrides(None, None, None)
+        .unwrap();
+        assert_eq!(c.guide, Guide::Pairs, "no override keeps the field");
+        for bad in ["covcon", "Map", ""] {
+            let e = Config::default()
+                .with_overrides(None, None, Some(bad))
+                .unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                format!(
+                    "THREADSAFE_GUIDE={bad:?} is not a guide: expected `random`, `pairs` or `map`"
+                )
+            );
+        }
     }
 
     #[test]

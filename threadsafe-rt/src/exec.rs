@@ -11,7 +11,9 @@ use std::sync::{Arc, Barrier, Mutex};
 use std::time::Duration;
 
 use crate::config::{Executor, Strategy};
+use crate::coverage::{Guided, Names, Tracker};
 use crate::generate::Gen;
+use crate::map::PatternKey;
 use crate::model::{Arg, Call, Made, Out, Scope, TestCase};
 use crate::panics::{self, PanicRecord};
 use crate::sched::{self, Pct, RandomWalk, Run, Step};
@@ -251,6 +253,8 @@ pub(crate) struct SeqRun {
     pub(crate) steps: Vec<(Scope, usize, CallOutcome)>,
     /// Scheduling points reached (sync primitives, statement points).
     pub(crate) points: u64,
+    /// Per step, the operations it performed, when the run was recorded.
+    pub(crate) recorded: Vec<Vec<sched::Recorded>>,
 }
 
 impl SeqRun {
@@ -288,6 +292,7 @@ pub(crate) fn run_sequential<T>(
         let o = call_in_prefix(desc, call, &mut pool);
         let ok = matches!(o, CallOutcome::Ok(_));
         run.steps.push((Scope::Prefix, i, o));
+        run.recorded.push(sched::take_recorded());
         if !ok {
             return run;
         }
@@ -320,6 +325,7 @@ pub(crate) fn run_sequential<T>(
             clean = false;
         }
         run.steps.push((scope, k, o));
+        run.recorded.push(sched::take_recorded());
     }
     if post && clean {
         let mut local: Vec<Option<Value>> =
@@ -331,6 +337,7 @@ pub(crate) fn run_sequential<T>(
             };
             let ok = matches!(o, CallOutcome::Ok(_));
             run.steps.push((Scope::Post, k, o));
+            run.recorded.push(sched::take_recorded());
             if !ok {
                 break;
             }
@@ -363,6 +370,23 @@ impl SeqRunner {
         SeqRunner {
             worker: Worker::spawn("threadsafe-seq"),
         }
+    }
+
+    /// [`run`](Self::run) with the operations of each call recorded (MAP-coverage's
+    /// sequential runs of the methods).
+    pub(crate) fn run_recorded<T: Send + Sync + 'static>(
+        &mut self,
+        desc: &'static Description<T>,
+        test: Arc<TestCase>,
+        timeout: Duration,
+    ) -> Option<SeqRun> {
+        self.worker.run(timeout, move || {
+            sched::record(true);
+            let order = serial_order(&test);
+            let r = run_sequential(desc, &test, &order, false);
+            sched::record(false);
+            r
+        })
     }
 
     /// `None` if the run did not finish within the timeout.
@@ -630,6 +654,11 @@ pub(crate) struct Control {
     pub(crate) max_steps: AtomicUsize,
     /// Points found futile (inside std critical sections) by earlier runs of this test.
     pub(crate) futile: Arc<sched::Futile>,
+    /// Reads every execution's steps for MAP-coverage.
+    pub(crate) coverage: Option<Arc<Mutex<Tracker>>>,
+    /// Guide `map`: the patterns execution `e` aims at (`e` modulo their number), and the
+    /// numbering of variables and sites.
+    pub(crate) targets: Option<(Arc<Names>, Vec<PatternKey>)>,
 }
 
 /// The schedule seed of execution `e` of the test whose batch seed is `base`.
@@ -640,6 +669,16 @@ pub(crate) fn schedule_seed(base: u64, e: usize) -> u64 {
 impl Control {
     fn run(&self, n: usize, e: usize) -> Arc<Run> {
         let seed = schedule_seed(self.base, self.first + e);
+        if let Some((names, targets)) = &self.targets {
+            if !targets.is_empty() {
+                let target = targets[(self.first + e) % targets.len()];
+                return Run::with_futile(
+                    n,
+                    Box::new(Guided::new(seed, target, names.clone())),
+                    self.futile.clone(),
+                );
+            }
+        }
         let strategy: Box<dyn sched::Strategy> = match self.strategy {
             Strategy::Pct { depth } => Box::new(Pct::new(
                 seed,
@@ -779,6 +818,13 @@ impl<T: Send + Sync + 'static> Batch<T> {
                 self.uncontrolled.fetch_add(1, Ordering::Relaxed);
             }
             c.max_steps.fetch_max(run.steps(), Ordering::Relaxed);
+            if let Some(tracker) = &c.coverage {
+                let trace = run.trace();
+                tracker
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .add_trace(&trace);
+            }
         }
         if !matches!(outcome, ExecOutcome::Passed) {
             self.stop.store(true, Ordering::Release);

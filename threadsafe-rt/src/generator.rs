@@ -8,15 +8,18 @@
 //! round tries ten suffixes on one prefix, later rounds more of both.
 
 use std::collections::HashSet;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::config::Config;
+use crate::coverage::{Guide, Plan, Tracker};
 use crate::exec::{serial_order, CallOutcome, Produced, SeqRunner};
+use crate::map::PatternKey;
 use crate::model::{Arg, Call, OpId, Out, Scope, TestCase, VarRef, VarTypes};
+use crate::sched::Recorded;
 use crate::subject::{Description, ParamKind, Receiver};
 
 /// A test ready to run, with what its sequential run took (for the deadlock timeout).
@@ -25,6 +28,8 @@ pub(crate) struct ReadyTest {
     pub(crate) seq_time: Duration,
     /// Scheduling points its sequential run reached: none means nothing to control.
     pub(crate) points: u64,
+    /// The memory-access pattern it was made for (guide `map`).
+    pub(crate) target: Option<PatternKey>,
 }
 
 struct Prefix {
@@ -77,6 +82,8 @@ pub(crate) struct Generator<'c, T: 'static> {
     seq_timeout: Duration,
     /// Why the type cannot be instantiated, once that is known.
     pub(crate) cannot_instantiate: Option<String>,
+    /// Coverage guidance: the tracker that plans the threads of each test.
+    guidance: Option<(Guide, Arc<Mutex<Tracker>>)>,
 }
 
 /// The limits of round `r`: 1 prefix and 10 suffixes first, then doubling prefixes and
@@ -117,7 +124,63 @@ impl<'c, T: Send + Sync + 'static> Generator<'c, T> {
                 .deadlock_timeout
                 .unwrap_or(crate::check::TIMEOUT_FLOOR),
             cannot_instantiate: None,
+            guidance: None,
         }
+    }
+
+    /// Plans the threads of each test with `tracker` under `guide` (no effect for
+    /// [`Guide::Random`]).
+    pub(crate) fn guided(mut self, guide: Guide, tracker: Arc<Mutex<Tracker>>) -> Self {
+        if guide != Guide::Random {
+            self.guidance = Some((guide, tracker));
+        }
+        self
+    }
+
+    /// The sequential runs of MAP-coverage: on a random prefix, each concurrent method
+    /// called once (up to three tries for one that runs through), its operations recorded.
+    /// Uses its own random numbers: the tests of the check are the same with or without.
+    pub(crate) fn probe(
+        desc: &'static Description<T>,
+        config: &Config,
+        runner: &mut SeqRunner,
+    ) -> Vec<(usize, Vec<Recorded>)> {
+        let mut gen = Generator::new(desc, config, u32::MAX, HashSet::new());
+        let mut out = Vec::new();
+        let Some(prefix) = gen.new_prefix(runner) else {
+            return out;
+        };
+        for m in (0..desc.methods.len()).filter(|&m| desc.methods[m].receiver.is_concurrent()) {
+            for _ in 0..3 {
+                let Some(call) =
+                    gen.call_cut(&[m], prefix.instances, Scope::Thread(0), &prefix.vars)
+                else {
+                    continue;
+                };
+                let test = TestCase {
+                    prefix: prefix.calls.clone(),
+                    threads: vec![vec![call]],
+                    post: Vec::new(),
+                };
+                let Some(mut run) = runner.run_recorded(desc, Arc::new(test), gen.seq_timeout)
+                else {
+                    break;
+                };
+                let Some(i) = run
+                    .steps
+                    .iter()
+                    .position(|(s, _, _)| *s == Scope::Thread(0))
+                else {
+                    continue;
+                };
+                let ok = matches!(run.steps[i].2, CallOutcome::Ok(_));
+                out.push((m, std::mem::take(&mut run.recorded[i])));
+                if ok {
+                    break;
+                }
+            }
+        }
+        out
     }
 
     /// The next test of this round, `None` when the round is over (or the deadline passed).
@@ -158,6 +221,12 @@ impl<'c, T: Send + Sync + 'static> Generator<'c, T> {
             } else {
                 self.rng.gen_range(0..self.prefixes.len())
             };
+            if let Some(plan) = self.plan() {
+                if let Some(ready) = self.planned_test(p, &plan, runner) {
+                    return Some(ready);
+                }
+                continue;
+            }
             if self.prefixes[p].suffixes.len() >= self.config.suffixes {
                 continue;
             }
@@ -343,6 +412,68 @@ impl<'c, T: Send + Sync + 'static> Generator<'c, T> {
         Some((suffix, vars))
     }
 
+    /// The guidance's plan for the next test, if guided.
+    fn plan(&mut self) -> Option<Plan> {
+        let (guide, tracker) = self.guidance.as_ref()?;
+        let guide = *guide;
+        let tracker = tracker.clone();
+        let mut tracker = tracker.lock().unwrap_or_else(|e| e.into_inner());
+        tracker.plan(guide, &mut self.rng)
+    }
+
+    /// A test on prefix `p` whose first two threads call the plan's methods, in order (a
+    /// call that does not run sequentially there is left out); further threads get new
+    /// random suffixes.
+    fn planned_test(&mut self, p: usize, plan: &Plan, runner: &mut SeqRunner) -> Option<ReadyTest> {
+        let mut threads = Vec::with_capacity(self.config.threads);
+        for methods in &plan.threads {
+            let mut suffix: Vec<Call> = Vec::new();
+            let mut vars = self.prefixes[p].vars.clone();
+            let scope = Scope::Thread(0);
+            for &m in methods {
+                let instances = self.prefixes[p].instances;
+                let Some(mut call) = self.call_cut(&[m], instances, scope, &vars) else {
+                    continue;
+                };
+                let mut calls = suffix.clone();
+                calls.push(call.clone());
+                let test = TestCase {
+                    prefix: self.prefixes[p].calls.clone(),
+                    threads: vec![calls],
+                    post: Vec::new(),
+                };
+                let Some(produced) = self.validate(&test, &call, runner) else {
+                    continue;
+                };
+                if let Produced::Value(ty) = produced {
+                    let index = suffix
+                        .iter()
+                        .filter(|c| matches!(c.out, Out::Var(_)))
+                        .count();
+                    call.out = Out::Var(index);
+                    vars.0.push((VarRef { scope, index }, ty));
+                }
+                suffix.push(call);
+            }
+            if suffix.is_empty() {
+                return None;
+            }
+            threads.push(rescope(&suffix, Scope::Thread(threads.len())));
+        }
+        while threads.len() < self.config.threads {
+            let (suffix, _) = self.new_suffix(p, runner)?;
+            threads.push(rescope(&suffix, Scope::Thread(threads.len())));
+        }
+        let test = TestCase {
+            prefix: self.prefixes[p].calls.clone(),
+            threads,
+            post: Vec::new(),
+        };
+        let mut ready = self.with_post(p, test, runner)?;
+        ready.target = plan.target;
+        Some(ready)
+    }
+
     /// Builds the tests of the newest suffix of prefix `p`: paired with every suffix of
     /// the prefix, itself included (for more threads, with others drawn at random).
     fn make_tests(&mut self, p: usize, runner: &mut SeqRunner) {
@@ -436,6 +567,7 @@ impl<'c, T: Send + Sync + 'static> Generator<'c, T> {
             test: Arc::new(test),
             seq_time,
             points,
+            target: None,
         })
     }
 

@@ -141,6 +141,7 @@
 
 mod check;
 mod config;
+mod coverage;
 mod exec;
 pub mod gates;
 mod generate;
@@ -158,10 +159,12 @@ mod worker;
 
 pub use check::{check, generated_tests};
 pub use config::{
-    Config, ConfigError, Executor, ScheduleMode, Strategy, BUDGET_ENV, REPLAY_ENV, SEED_ENV,
+    Config, ConfigError, Executor, Guide, ScheduleMode, Strategy, BUDGET_ENV, GUIDE_ENV,
+    REPLAY_ENV, SEED_ENV,
 };
+pub use coverage::{MapCoverage, PatternCount, UniverseSource};
 pub use generate::{Gen, Generate};
-pub use report::{Failure, Report, Verdict, Violation};
+pub use report::{Coverage, Ended, Failure, Report, Verdict, Violation};
 pub use subject::{Description, Skipped, Subject};
 pub use threadsafe_derive::thread_safe;
 
@@ -233,7 +236,7 @@ macro_rules! schedule {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::check::run_test;
-    pub use crate::sched::StatementPoint;
+    pub use crate::sched::{FieldAccess, StatementPoint};
 
     /// A named point (what [`point!`](crate::point) expands to in test builds).
     #[inline]

@@ -4,6 +4,7 @@ use std::fmt;
 use std::time::Duration;
 
 use crate::config::Config;
+use crate::coverage::MapCoverage;
 use crate::generate::{assoc_path, Gen};
 use crate::model::{Arg, Call, Made, OpId, Out, Scope, TestCase, VarRef};
 use crate::sched::{Step, Where};
@@ -35,6 +36,45 @@ pub struct Report {
     /// Worker threads this check left blocked in deadlocked code (std locks cannot be
     /// broken; the threads stay blocked until the process exits).
     pub abandoned_threads: usize,
+    /// The memory-access-pattern coverage its controlled executions reached.
+    pub coverage: Coverage,
+    /// What ended the check.
+    pub ended: Ended,
+}
+
+/// The MAP-coverage of a check, when it could be measured.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub enum Coverage {
+    /// Measured over the controlled executions.
+    Measured(Box<MapCoverage>),
+    /// Not measured, and why (e.g. free-running executions have no order of steps).
+    NotMeasured(String),
+}
+
+impl Coverage {
+    /// The coverage, if measured.
+    pub fn measured(&self) -> Option<&MapCoverage> {
+        match self {
+            Coverage::Measured(c) => Some(c),
+            Coverage::NotMeasured(_) => None,
+        }
+    }
+}
+
+/// What ended a check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Ended {
+    /// A violation was found.
+    Violation,
+    /// The time budget ran out.
+    Budget,
+    /// Every feasible memory-access pattern was covered (with
+    /// [`Config::stop_when_covered`]).
+    AllPatternsCovered,
+    /// The generator made every test its limits allow, or the check could not run.
+    Exhausted,
 }
 
 /// The verdict of a check.
@@ -188,6 +228,18 @@ impl fmt::Display for Report {
             for s in &self.skipped {
                 writeln!(f, "    - `{}`: {}", s.method, s.reason)?;
             }
+        }
+        match &self.coverage {
+            Coverage::Measured(c) => write!(f, "{c}")?,
+            Coverage::NotMeasured(why) => writeln!(f, "  MAP-coverage: not measured ({why})")?,
+        }
+        match self.ended {
+            Ended::AllPatternsCovered => writeln!(
+                f,
+                "  ended: every feasible memory-access pattern was covered"
+            )?,
+            Ended::Budget => writeln!(f, "  ended: the time budget ran out")?,
+            Ended::Exhausted | Ended::Violation => {}
         }
         if self.uncontrolled_runs > 0 {
             writeln!(

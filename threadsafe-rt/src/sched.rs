@@ -53,6 +53,21 @@ pub struct StatementPoint {
     pub file: &'static str,
     /// The statement's line.
     pub line: u32,
+    /// The fields of `self` the statement accesses, in source order (see [`FieldAccess`]).
+    pub fields: &'static [FieldAccess],
+}
+
+/// A field of `self` that a statement accesses, as `#[thread_safe]` reads it from the
+/// source: a *write* when the field is assigned, borrowed `&mut`, or the receiver of a
+/// method that changes or locks it (`lock`, `write`, `store`, `fetch_add`, `insert`,
+/// `push`, ...); a *read* otherwise (`read`, `load`, `get`, `len`, passed by reference).
+#[doc(hidden)]
+#[derive(Debug, PartialEq, Eq)]
+pub struct FieldAccess {
+    /// The field's name (`"0"` for a tuple struct's first field).
+    pub field: &'static str,
+    /// True for a write, false for a read.
+    pub write: bool,
 }
 
 impl std::fmt::Display for Where {
@@ -96,6 +111,10 @@ impl Op {
     }
 }
 
+/// The shared variable an operation accesses: where its primitive was created (none for
+/// statement points, condvars, barriers and yields).
+pub(crate) type Var = Option<&'static Location<'static>>;
+
 /// One step of a controlled run, for the report's interleaving.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Step {
@@ -104,6 +123,8 @@ pub(crate) struct Step {
     pub(crate) call: usize,
     pub(crate) op: Op,
     pub(crate) obj: usize,
+    /// Where the primitive operated on was created: its name as a shared variable.
+    pub(crate) var: Option<&'static Location<'static>>,
     pub(crate) at: Where,
     /// The scheduler switched away here: the thread runs the operation when it next gets
     /// the turn (otherwise it ran it at once).
@@ -150,6 +171,27 @@ pub(crate) trait Strategy: Send {
     fn next(&mut self, runnable: &[usize], current: Option<usize>, yielding: bool) -> usize;
     /// Which of `n` waiters a `notify_one` wakes.
     fn pick(&mut self, n: usize) -> usize;
+    /// True for a strategy that steers by what each thread does next: it is then asked
+    /// with [`next_at`](Self::next_at) and told each operation that [`ran`](Self::ran).
+    fn steers(&self) -> bool {
+        false
+    }
+    /// [`next`](Self::next), knowing each thread's upcoming step: `upcoming[t]` is the
+    /// step thread `t` is held at (for the current thread, the one it just reached).
+    fn next_at(
+        &mut self,
+        runnable: &[usize],
+        current: Option<usize>,
+        yielding: bool,
+        upcoming: &[Option<Step>],
+    ) -> usize {
+        let _ = upcoming;
+        self.next(runnable, current, yielding)
+    }
+    /// The operation of `step` ran: at once, or when its thread got the turn back.
+    fn ran(&mut self, step: &Step) {
+        let _ = step;
+    }
 }
 
 /// Uniformly random among the runnable threads at every point.
@@ -272,11 +314,39 @@ struct State {
     condvars: HashMap<usize, Vec<usize>>,
     barriers: HashMap<usize, usize>,
     trace: Vec<Step>,
+    /// Per thread, the step it was switched away at: its operation has not run yet.
+    pending: Vec<Option<Step>>,
     /// Set when the run deadlocked: each blocked thread, what it waits for, and where.
     deadlock: Option<Vec<(usize, Blocker, Where)>>,
 }
 
 impl State {
+    /// The strategy's choice among `runnable`; `step` is the current thread's new step.
+    fn choose(
+        &mut self,
+        runnable: &[usize],
+        current: Option<usize>,
+        yielding: bool,
+        step: Option<&Step>,
+    ) -> usize {
+        if !self.strategy.steers() {
+            return self.strategy.next(runnable, current, yielding);
+        }
+        let mut upcoming = self.pending.clone();
+        if let (Some(me), Some(step)) = (current, step) {
+            upcoming[me] = Some(*step);
+        }
+        self.strategy
+            .next_at(runnable, current, yielding, &upcoming)
+    }
+
+    /// Thread `t` has the turn again (or is done): the operation it was held at ran.
+    fn resumed(&mut self, t: usize) {
+        if let Some(step) = self.pending.get_mut(t).and_then(Option::take) {
+            self.strategy.ran(&step);
+        }
+    }
+
     fn runnable(&self) -> Vec<usize> {
         (0..self.status.len())
             .filter(|&t| self.status[t] == Status::Runnable)
@@ -367,6 +437,51 @@ thread_local! {
     static POINTS: Cell<u64> = const { Cell::new(0) };
     /// Stress-mode noise at statement points: xorshift state, 0 when off.
     static NOISE: Cell<u64> = const { Cell::new(0) };
+    /// The operations this thread performed outside controlled runs, while recording.
+    static RECORDED: RefCell<Option<Vec<Recorded>>> = const { RefCell::new(None) };
+}
+
+/// An operation performed outside a controlled run while [`record`] was on: what a
+/// sequential run of a method accesses, for MAP-coverage's feasible patterns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Recorded {
+    pub(crate) op: Op,
+    pub(crate) var: Var,
+    pub(crate) at: Where,
+}
+
+/// Starts (`true`) or stops recording this thread's operations outside controlled runs.
+/// Stopping discards what was not taken.
+pub(crate) fn record(on: bool) {
+    RECORDED.with(|r| *r.borrow_mut() = on.then(Vec::new));
+}
+
+/// The operations recorded since the last call (empty when not recording).
+pub(crate) fn take_recorded() -> Vec<Recorded> {
+    RECORDED.with(|r| {
+        r.borrow_mut()
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
+    })
+}
+
+/// Whether this thread records (then the `sync` shims report their accesses).
+fn recording() -> bool {
+    RECORDED
+        .try_with(|r| r.try_borrow().map(|r| r.is_some()).unwrap_or(false))
+        .unwrap_or(false)
+}
+
+/// Records an operation outside a controlled run, if recording.
+fn note(op: Op, var: Var, at: Where) {
+    let _ = RECORDED.try_with(|r| {
+        if let Ok(mut r) = r.try_borrow_mut() {
+            if let Some(r) = r.as_mut() {
+                r.push(Recorded { op, var, at });
+            }
+        }
+    });
 }
 
 /// Tags the steps this thread takes from now on with suffix call `k`.
@@ -389,10 +504,11 @@ pub(crate) fn set_noise(seed: u64) {
 /// windows between statements.
 pub(crate) fn statement(p: &'static StatementPoint) {
     if let Some((run, me)) = current() {
-        run.point(me, Op::Statement, 0, Where::Statement(p));
+        run.point(me, Op::Statement, 0, None, Where::Statement(p));
         return;
     }
     POINTS.with(|c| c.set(c.get() + 1));
+    note(Op::Statement, None, Where::Statement(p));
     if crate::gates::active() {
         crate::gates::statement(p);
     }
@@ -449,6 +565,7 @@ impl Run {
                 condvars: HashMap::new(),
                 barriers: HashMap::new(),
                 trace: Vec::new(),
+                pending: vec![None; n],
                 deadlock: None,
             }),
             futile,
@@ -522,7 +639,7 @@ impl Run {
             self.release_control();
             return;
         }
-        let next = st.strategy.next(&runnable, None, false);
+        let next = st.choose(&runnable, None, false, None);
         drop(st);
         self.give_turn(next);
     }
@@ -562,7 +679,7 @@ impl Run {
             st.arrived += 1;
             if st.arrived == self.n {
                 let runnable = st.runnable();
-                Some(st.strategy.next(&runnable, None, false))
+                Some(st.choose(&runnable, None, false, None))
             } else {
                 None
             }
@@ -585,6 +702,7 @@ impl Run {
         let next = {
             let mut st = self.state();
             st.status[t] = Status::Finished;
+            st.resumed(t);
             let runnable = st.runnable();
             if runnable.is_empty() {
                 if st.blocked().is_empty() {
@@ -599,7 +717,7 @@ impl Run {
                     None
                 }
             } else {
-                Some(st.strategy.next(&runnable, None, false))
+                Some(st.choose(&runnable, None, false, None))
             }
         };
         if let Some(next) = next {
@@ -677,7 +795,7 @@ impl Run {
     }
 
     /// A scheduling point of thread `me`: record the step, let the strategy choose.
-    fn point(self: &Arc<Self>, me: usize, op: Op, obj: usize, at: Where) {
+    fn point(self: &Arc<Self>, me: usize, op: Op, obj: usize, var: Var, at: Where) {
         if self.free.load(Ordering::Acquire) || self.abort.load(Ordering::Acquire) {
             return;
         }
@@ -687,18 +805,24 @@ impl Run {
         }
         let next = {
             let mut st = self.state();
-            st.trace.push(Step {
+            st.resumed(me);
+            let mut step = Step {
                 thread: me,
                 call: CALL.with(Cell::get),
                 op,
                 obj,
+                var,
                 at,
                 held: false,
-            });
+            };
             let runnable = st.runnable();
-            let next = st.strategy.next(&runnable, Some(me), op == Op::Yield);
-            if let Some(step) = st.trace.last_mut() {
-                step.held = next != me;
+            let next = st.choose(&runnable, Some(me), op == Op::Yield, Some(&step));
+            step.held = next != me;
+            st.trace.push(step);
+            if step.held {
+                st.pending[me] = Some(step);
+            } else {
+                st.strategy.ran(&step);
             }
             next
         };
@@ -739,8 +863,9 @@ impl Run {
         self.wait_for_turn(me);
     }
 
-    fn acquire(self: &Arc<Self>, me: usize, obj: usize, exclusive: bool, at: Where) {
-        self.point(me, if exclusive { Op::Lock } else { Op::ReadLock }, obj, at);
+    fn acquire(self: &Arc<Self>, me: usize, obj: usize, var: Var, exclusive: bool, at: Where) {
+        let op = if exclusive { Op::Lock } else { Op::ReadLock };
+        self.point(me, op, obj, var, at);
         loop {
             if self.free.load(Ordering::Acquire) || self.abort.load(Ordering::Acquire) {
                 return;
@@ -782,27 +907,40 @@ impl Run {
 // ---------------------------------------------------------------------------------------
 
 /// A scheduling point before an operation on `obj`.
-pub(crate) fn point(op: Op, obj: usize, at: Where) {
+pub(crate) fn point(op: Op, obj: usize, var: Var, at: Where) {
     match current() {
-        Some((run, me)) => run.point(me, op, obj, at),
-        None => POINTS.with(|c| c.set(c.get() + 1)),
+        Some((run, me)) => run.point(me, op, obj, var, at),
+        None => {
+            POINTS.with(|c| c.set(c.get() + 1));
+            note(op, var, at);
+        }
     }
 }
 
 /// Blocks (in the scheduler) until lock `obj` can be taken, and takes it.
-pub(crate) fn acquire(obj: usize, exclusive: bool, at: Where) {
+pub(crate) fn acquire(obj: usize, var: Var, exclusive: bool, at: Where) {
     match current() {
-        Some((run, me)) => run.acquire(me, obj, exclusive, at),
-        None => POINTS.with(|c| c.set(c.get() + 1)),
+        Some((run, me)) => run.acquire(me, obj, var, exclusive, at),
+        None => {
+            POINTS.with(|c| c.set(c.get() + 1));
+            note(if exclusive { Op::Lock } else { Op::ReadLock }, var, at);
+        }
     }
 }
 
 /// Takes lock `obj` if it is free; false otherwise. A scheduling point either way.
-pub(crate) fn try_acquire(obj: usize, exclusive: bool, at: Where) -> bool {
+pub(crate) fn try_acquire(obj: usize, var: Var, exclusive: bool, at: Where) -> bool {
     let Some((run, me)) = current() else {
+        note(if exclusive { Op::Lock } else { Op::ReadLock }, var, at);
         return true;
     };
-    run.point(me, if exclusive { Op::Lock } else { Op::ReadLock }, obj, at);
+    run.point(
+        me,
+        if exclusive { Op::Lock } else { Op::ReadLock },
+        obj,
+        var,
+        at,
+    );
     if run.free.load(Ordering::Acquire) || run.abort.load(Ordering::Acquire) {
         return true;
     }
@@ -829,9 +967,9 @@ pub(crate) fn release(obj: usize, exclusive: bool) {
 
 /// Condition variable `cv`: releases lock `mutex`, waits for a notification, re-takes the
 /// lock. A wait with no notifier left is a deadlock.
-pub(crate) fn wait(cv: usize, mutex: usize, at: Where) {
+pub(crate) fn wait(cv: usize, mutex: usize, mutex_var: Var, at: Where) {
     let Some((run, me)) = current() else { return };
-    run.point(me, Op::Wait, cv, at);
+    run.point(me, Op::Wait, cv, None, at);
     if run.free.load(Ordering::Acquire) || run.abort.load(Ordering::Acquire) {
         return;
     }
@@ -844,13 +982,13 @@ pub(crate) fn wait(cv: usize, mutex: usize, at: Where) {
         st.condvars.entry(cv).or_default().push(me);
         run.block(me, st, Blocker::Condvar(cv), at);
     }
-    run.acquire(me, mutex, true, at);
+    run.acquire(me, mutex, mutex_var, true, at);
 }
 
 /// Wakes one waiter of `cv` (chosen by the strategy), or all.
 pub(crate) fn notify(cv: usize, all: bool, at: Where) {
     let Some((run, me)) = current() else { return };
-    run.point(me, Op::Notify, cv, at);
+    run.point(me, Op::Notify, cv, None, at);
     if run.free.load(Ordering::Acquire) || run.abort.load(Ordering::Acquire) {
         return;
     }
@@ -873,7 +1011,7 @@ pub(crate) fn notify(cv: usize, all: bool, at: Where) {
 /// A barrier of `n` threads: true for the thread that releases it.
 pub(crate) fn barrier(obj: usize, n: usize, at: Where) -> Option<bool> {
     let (run, me) = current()?;
-    run.point(me, Op::Barrier, obj, at);
+    run.point(me, Op::Barrier, obj, None, at);
     if run.free.load(Ordering::Acquire) || run.abort.load(Ordering::Acquire) {
         return None;
     }
@@ -911,7 +1049,11 @@ pub(crate) fn shim_controlled(op: Op) -> bool {
             if crate::gates::active() {
                 crate::gates::sync_op(op, Location::caller());
             }
-            false
+            // While recording, the shim calls the hook, which notes the access.
+            matches!(
+                op,
+                Op::Lock | Op::ReadLock | Op::Load | Op::Store | Op::ReadModifyWrite
+            ) && recording()
         }
     }
 }
@@ -966,7 +1108,7 @@ mod tests {
                             );
                             log.lock().unwrap().push((t, i));
                             inside.fetch_sub(1, Ordering::SeqCst);
-                            point(Op::Yield, 0, here());
+                            point(Op::Yield, 0, None, here());
                         }
                     }) as Box<dyn FnOnce() + Send>
                 })
@@ -996,8 +1138,8 @@ mod tests {
                 .map(|t| {
                     Box::new(move || {
                         let (a, b) = if t == 0 { (1, 2) } else { (2, 1) };
-                        acquire(a, true, here());
-                        acquire(b, true, here());
+                        acquire(a, None, true, here());
+                        acquire(b, None, true, here());
                         release(b, true);
                         release(a, true);
                     }) as Box<dyn FnOnce() + Send>
@@ -1018,8 +1160,8 @@ mod tests {
     fn missed_notification_is_a_deadlock() {
         let run = Run::new(1, Box::new(RandomWalk::new(1)));
         let bodies: Vec<Box<dyn FnOnce() + Send>> = vec![Box::new(|| {
-            acquire(1, true, here());
-            wait(2, 1, here());
+            acquire(1, None, true, here());
+            wait(2, 1, None, here());
         })];
         assert_eq!(run_threads(&run, bodies), vec![false]);
         let d = run.deadlock().expect("deadlock");
@@ -1062,10 +1204,10 @@ mod tests {
                     Box::new(move || {
                         if t == 0 {
                             while !flag.load(Ordering::SeqCst) {
-                                point(Op::Yield, 0, here());
+                                point(Op::Yield, 0, None, here());
                             }
                         } else {
-                            point(Op::Statement, 0, here());
+                            point(Op::Statement, 0, None, here());
                             flag.store(true, Ordering::SeqCst);
                         }
                     }) as Box<dyn FnOnce() + Send>

@@ -13,6 +13,7 @@ use std::sync::Arc;
 
 use crate::generate::{Gen, Generate};
 use crate::model::{Made, OpId};
+use crate::sched::StatementPoint;
 
 /// A type that `threadsafe` can check: implemented by `#[thread_safe]` on an impl block.
 ///
@@ -49,6 +50,9 @@ pub struct Description<T> {
     pub(crate) constructors: Vec<Op<T>>,
     pub(crate) methods: Vec<Op<T>>,
     pub(crate) skipped: Vec<Skipped>,
+    /// Every statement point of the annotated methods, as written in the source: the
+    /// static estimate of which statements access which fields.
+    pub(crate) statements: &'static [StatementPoint],
 }
 
 /// A method the generator does not call, and why.
@@ -68,7 +72,16 @@ impl<T> Description<T> {
             constructors: Vec::new(),
             methods: Vec::new(),
             skipped: Vec::new(),
+            statements: &[],
         }
+    }
+
+    /// Records the statement points `#[thread_safe]` inserted in the annotated methods (the
+    /// same data as the points' own statics, gathered in one table).
+    #[doc(hidden)]
+    pub fn statements(mut self, table: &'static [StatementPoint]) -> Self {
+        self.statements = table;
+        self
     }
 
     /// Adds a constructor or method; an operation with a parameter that nothing can

@@ -38,7 +38,7 @@ use crate::sched::{self, Op, Where};
 #[track_caller]
 pub fn yield_now() {
     if sched::shim_controlled(Op::Yield) {
-        sched::point(Op::Yield, 0, Where::Code(Location::caller()));
+        sched::point(Op::Yield, 0, None, Where::Code(Location::caller()));
     } else {
         std::thread::yield_now();
     }

@@ -204,11 +204,13 @@ static P_CHECK: StatementPoint = StatementPoint {
     method: "pop_or_zero",
     file: file!(),
     line: 1001,
+    fields: &[],
 };
 static P_ACT: StatementPoint = StatementPoint {
     method: "pop_or_zero",
     file: file!(),
     line: 1002,
+    fields: &[],
 };
 
 impl PointedStack {

@@ -556,6 +556,7 @@ mod tests {
             method: "append",
             file: "src/buf.rs",
             line: 42,
+            fields: &[],
         };
         let site = Site::Statement(&P);
         assert!(Loc::method("append").matches(&site, "worker"));

@@ -23,18 +23,24 @@
 //! ```
 
 use std::fmt;
+use std::panic::Location;
 
 pub use std::sync::atomic::{compiler_fence, fence, Ordering};
 
-use super::{here, id};
+use super::{here, id, Origin};
 use crate::sched::{self, Op};
+
+/// An atomic that knows where it was created.
+trait Created {
+    fn origin(&self) -> Origin;
+}
 
 /// A scheduling point before an access to `obj`, under control.
 #[track_caller]
 #[inline]
-fn before<T: ?Sized>(op: Op, obj: &T) {
+fn before<T: Created>(op: Op, obj: &T) {
     if sched::shim_controlled(op) {
-        sched::point(op, id(obj), here());
+        sched::point(op, id(obj), Some(obj.origin()), here());
     }
 }
 
@@ -175,10 +181,25 @@ macro_rules! atomic_int {
                 "assert_eq!(HITS.load(Ordering::SeqCst), 7);\n",
                 "```"
             )]
-            #[repr(transparent)]
-            #[derive(Default)]
             pub struct $name {
+                origin: Origin,
                 inner: std::sync::atomic::$name,
+            }
+
+            #[cfg(target_has_atomic = $width)]
+            impl Created for $name {
+                fn origin(&self) -> Origin {
+                    self.origin
+                }
+            }
+
+            #[cfg(target_has_atomic = $width)]
+            impl Default for $name {
+                #[doc = concat!("A new `", stringify!($name), "` holding 0.")]
+                #[track_caller]
+                fn default() -> Self {
+                    $name::new(0)
+                }
             }
 
             #[cfg(target_has_atomic = $width)]
@@ -186,8 +207,10 @@ macro_rules! atomic_int {
                 /// Creates a new atomic integer; `const`, for statics.
                 #[inline]
                 #[must_use]
+                #[track_caller]
                 pub const fn new(v: $t) -> Self {
                     $name {
+                        origin: Location::caller(),
                         inner: std::sync::atomic::$name::new(v),
                     }
                 }
@@ -210,6 +233,7 @@ macro_rules! atomic_int {
             impl From<$t> for $name {
                 #[doc = concat!("A new `", stringify!($name), "` holding `v`.")]
                 #[inline]
+                #[track_caller]
                 fn from(v: $t) -> Self {
                     $name::new(v)
                 }
@@ -250,10 +274,25 @@ atomic_int! {
 /// assert!(STOP.load(Ordering::SeqCst));
 /// ```
 #[cfg(target_has_atomic = "8")]
-#[repr(transparent)]
-#[derive(Default)]
 pub struct AtomicBool {
+    origin: Origin,
     inner: std::sync::atomic::AtomicBool,
+}
+
+#[cfg(target_has_atomic = "8")]
+impl Created for AtomicBool {
+    fn origin(&self) -> Origin {
+        self.origin
+    }
+}
+
+#[cfg(target_has_atomic = "8")]
+impl Default for AtomicBool {
+    /// A new `AtomicBool` holding `false`.
+    #[track_caller]
+    fn default() -> Self {
+        AtomicBool::new(false)
+    }
 }
 
 #[cfg(target_has_atomic = "8")]
@@ -261,8 +300,10 @@ impl AtomicBool {
     /// Creates a new atomic boolean; `const`, for statics.
     #[inline]
     #[must_use]
+    #[track_caller]
     pub const fn new(v: bool) -> AtomicBool {
         AtomicBool {
+            origin: Location::caller(),
             inner: std::sync::atomic::AtomicBool::new(v),
         }
     }
@@ -281,6 +322,7 @@ impl AtomicBool {
 impl From<bool> for AtomicBool {
     /// A new `AtomicBool` holding `b`.
     #[inline]
+    #[track_caller]
     fn from(b: bool) -> Self {
         AtomicBool::new(b)
     }
@@ -307,9 +349,16 @@ impl fmt::Debug for AtomicBool {
 /// assert_eq!(unsafe { *p.load(Ordering::SeqCst) }, 2);
 /// ```
 #[cfg(target_has_atomic = "ptr")]
-#[repr(transparent)]
 pub struct AtomicPtr<T> {
+    origin: Origin,
     inner: std::sync::atomic::AtomicPtr<T>,
+}
+
+#[cfg(target_has_atomic = "ptr")]
+impl<T> Created for AtomicPtr<T> {
+    fn origin(&self) -> Origin {
+        self.origin
+    }
 }
 
 #[cfg(target_has_atomic = "ptr")]
@@ -317,8 +366,10 @@ impl<T> AtomicPtr<T> {
     /// Creates a new atomic pointer; `const`, for statics.
     #[inline]
     #[must_use]
+    #[track_caller]
     pub const fn new(p: *mut T) -> AtomicPtr<T> {
         AtomicPtr {
+            origin: Location::caller(),
             inner: std::sync::atomic::AtomicPtr::new(p),
         }
     }
@@ -329,6 +380,7 @@ impl<T> AtomicPtr<T> {
 #[cfg(target_has_atomic = "ptr")]
 impl<T> Default for AtomicPtr<T> {
     /// A null `AtomicPtr`.
+    #[track_caller]
     fn default() -> AtomicPtr<T> {
         AtomicPtr::new(std::ptr::null_mut())
     }
@@ -338,6 +390,7 @@ impl<T> Default for AtomicPtr<T> {
 impl<T> From<*mut T> for AtomicPtr<T> {
     /// A new `AtomicPtr` holding `p`.
     #[inline]
+    #[track_caller]
     fn from(p: *mut T) -> Self {
         AtomicPtr::new(p)
     }

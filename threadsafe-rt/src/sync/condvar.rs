@@ -95,7 +95,7 @@ impl Condvar {
             drop(guard);
             // The scheduler's wait releases the lock there and takes it back, so `held`
             // stays as it is; then the std lock, which nobody holds.
-            sched::wait(id(self), lock.id(), here());
+            sched::wait(id(self), lock.id(), Some(lock.origin), here());
             lock.guard(lock.inner.lock(), held)
         } else {
             lock.guard(self.inner.wait(guard), held)
@@ -142,7 +142,7 @@ impl Condvar {
         if controlled {
             drop(guard);
             drop(held); // released in the scheduler
-            sched::point(Op::Wait, id(self), here());
+            sched::point(Op::Wait, id(self), None, here());
             return with_result(lock.relock_controlled(), true);
         }
         let (r, timed_out) = match self.inner.wait_timeout(guard, dur) {

@@ -63,6 +63,10 @@
 //!   explored is a notification waking a timed waiter.
 //! - `wait` may return without a notification only if control was given up (see below);
 //!   std allows such spurious wake-ups too.
+//! - Each primitive also remembers where it was created (its constructor's caller): that is
+//!   its name as a shared variable in MAP-coverage, so it must be created by `new`,
+//!   `default` or `from` at a line of its own (a helper function that creates every lock
+//!   makes them one variable).
 //! - Objects are identified by their address (and size: a `Mutex` stored at the start of a
 //!   `OnceLock` is not mistaken for the cell). Threads spawned inside a controlled run are
 //!   not controlled: their operations are plain std.
@@ -118,6 +122,10 @@ fn id<T: ?Sized>(obj: &T) -> usize {
     }
 }
 
+/// Where a primitive was created (the caller of its constructor): its identity as a shared
+/// variable in MAP-coverage, the same in every execution, unlike its address.
+type Origin = &'static Location<'static>;
+
 /// A lock taken in the scheduler, released there when dropped: `Held(id)` if it was taken
 /// under control (even if control was given up since: the scheduler then ignores the
 /// release), `Held(0)` if not. One word, so that guards stay small and cheap to move.
@@ -130,10 +138,11 @@ impl<const EXCLUSIVE: bool> Held<EXCLUSIVE> {
     /// Not taken in the scheduler: nothing to release.
     const NONE: Self = Held(0);
 
-    /// Takes lock `id` in the scheduler (a scheduling point; blocks there while it is held).
+    /// Takes lock `id`, created at `origin`, in the scheduler (a scheduling point; blocks
+    /// there while it is held).
     #[track_caller]
-    fn acquire(id: usize) -> Self {
-        sched::acquire(id, EXCLUSIVE, here());
+    fn acquire(id: usize, origin: Origin) -> Self {
+        sched::acquire(id, Some(origin), EXCLUSIVE, here());
         Held(id)
     }
 

@@ -1,8 +1,9 @@
 use std::fmt;
 use std::ops::{Deref, DerefMut};
+use std::panic::Location;
 use std::sync::{LockResult, PoisonError, TryLockError, TryLockResult};
 
-use super::{here, id, Held};
+use super::{here, id, Held, Origin};
 use crate::sched::{self, Op};
 
 /// A mutual exclusion lock: [`std::sync::Mutex`], visible to the controlled scheduler.
@@ -40,8 +41,8 @@ use crate::sched::{self, Op};
 /// assert!(total.is_poisoned());
 /// assert_eq!(*total.lock().unwrap_err().into_inner(), 4);
 /// ```
-#[derive(Default)]
 pub struct Mutex<T: ?Sized> {
+    pub(super) origin: Origin,
     pub(super) inner: std::sync::Mutex<T>,
 }
 
@@ -70,8 +71,10 @@ impl<T> Mutex<T> {
     /// NAMES.lock().unwrap().push("a");
     /// assert_eq!(NAMES.lock().unwrap().len(), 1);
     /// ```
+    #[track_caller]
     pub const fn new(t: T) -> Mutex<T> {
         Mutex {
+            origin: Location::caller(),
             inner: std::sync::Mutex::new(t),
         }
     }
@@ -95,7 +98,7 @@ impl<T: ?Sized> Mutex<T> {
     #[inline]
     pub fn lock(&self) -> LockResult<MutexGuard<'_, T>> {
         let held = if sched::shim_controlled(Op::Lock) {
-            Held::acquire(self.id())
+            Held::acquire(self.id(), self.origin)
         } else {
             Held::NONE
         };
@@ -105,7 +108,7 @@ impl<T: ?Sized> Mutex<T> {
     /// Re-takes the mutex after a controlled condvar wait released it.
     #[track_caller]
     pub(super) fn relock_controlled(&self) -> LockResult<MutexGuard<'_, T>> {
-        let held = Held::acquire(self.id());
+        let held = Held::acquire(self.id(), self.origin);
         self.guard(self.inner.lock(), held)
     }
 
@@ -136,7 +139,7 @@ impl<T: ?Sized> Mutex<T> {
     #[inline]
     pub fn try_lock(&self) -> TryLockResult<MutexGuard<'_, T>> {
         let held = if sched::shim_controlled(Op::Lock) {
-            if !sched::try_acquire(self.id(), true, here()) {
+            if !sched::try_acquire(self.id(), Some(self.origin), true, here()) {
                 return Err(TryLockError::WouldBlock);
             }
             Held(self.id())
@@ -183,8 +186,17 @@ impl<T: ?Sized> Mutex<T> {
 
 impl<T> From<T> for Mutex<T> {
     /// A new mutex in an unlocked state, as [`Mutex::new`].
+    #[track_caller]
     fn from(t: T) -> Self {
         Mutex::new(t)
+    }
+}
+
+impl<T: Default> Default for Mutex<T> {
+    /// A new mutex holding `T::default()`.
+    #[track_caller]
+    fn default() -> Self {
+        Mutex::new(T::default())
     }
 }
 

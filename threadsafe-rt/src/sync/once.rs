@@ -1,7 +1,8 @@
 use std::fmt;
+use std::panic::Location;
 use std::sync::OnceState;
 
-use super::{here, id, Held};
+use super::{here, id, Held, Origin};
 use crate::sched::{self, Op};
 
 /// A one-time global initialization: [`std::sync::Once`], visible to the controlled
@@ -32,6 +33,7 @@ use crate::sched::{self, Op};
 /// assert_eq!(CALLS.load(Ordering::SeqCst), 1);
 /// ```
 pub struct Once {
+    origin: Origin,
     inner: std::sync::Once,
 }
 
@@ -39,8 +41,10 @@ impl Once {
     /// Creates a new `Once`; `const`, for statics.
     #[must_use]
     #[allow(clippy::new_without_default)] // std's `Once` has no `Default` either
+    #[track_caller]
     pub const fn new() -> Once {
         Once {
+            origin: Location::caller(),
             inner: std::sync::Once::new(),
         }
     }
@@ -56,7 +60,7 @@ impl Once {
         }
         // Not `bool::then`: a closure would hide the caller's location.
         let _serialized = if controlled {
-            Some(Held::<true>::acquire(id(self)))
+            Some(Held::<true>::acquire(id(self), self.origin))
         } else {
             None
         };
@@ -73,7 +77,7 @@ impl Once {
         }
         // Not `bool::then`: a closure would hide the caller's location.
         let _serialized = if controlled {
-            Some(Held::<true>::acquire(id(self)))
+            Some(Held::<true>::acquire(id(self), self.origin))
         } else {
             None
         };
@@ -86,7 +90,7 @@ impl Once {
     #[inline]
     pub fn is_completed(&self) -> bool {
         if sched::shim_controlled(Op::Load) {
-            sched::point(Op::Load, id(self), here());
+            sched::point(Op::Load, id(self), Some(self.origin), here());
         }
         self.inner.is_completed()
     }
@@ -123,14 +127,17 @@ impl fmt::Debug for Once {
 /// assert!(CONFIG.set("again".to_string()).is_err());
 /// ```
 pub struct OnceLock<T> {
+    origin: Origin,
     pub(super) inner: std::sync::OnceLock<T>,
 }
 
 impl<T> OnceLock<T> {
     /// Creates a new, empty cell; `const`, for statics.
     #[must_use]
+    #[track_caller]
     pub const fn new() -> OnceLock<T> {
         OnceLock {
+            origin: Location::caller(),
             inner: std::sync::OnceLock::new(),
         }
     }
@@ -141,7 +148,7 @@ impl<T> OnceLock<T> {
     #[inline]
     pub fn get(&self) -> Option<&T> {
         if sched::shim_controlled(Op::Load) {
-            sched::point(Op::Load, id(self), here());
+            sched::point(Op::Load, id(self), Some(self.origin), here());
         }
         self.inner.get()
     }
@@ -162,7 +169,7 @@ impl<T> OnceLock<T> {
         }
         // Not `bool::then`: a closure would hide the caller's location.
         let _serialized = if controlled {
-            Some(Held::<true>::acquire(id(self)))
+            Some(Held::<true>::acquire(id(self), self.origin))
         } else {
             None
         };
@@ -184,7 +191,7 @@ impl<T> OnceLock<T> {
         }
         // Not `bool::then`: a closure would hide the caller's location.
         let _serialized = if controlled {
-            Some(Held::<true>::acquire(id(self)))
+            Some(Held::<true>::acquire(id(self), self.origin))
         } else {
             None
         };
@@ -206,6 +213,7 @@ impl<T> OnceLock<T> {
 
 impl<T> Default for OnceLock<T> {
     /// An empty cell, as [`OnceLock::new`].
+    #[track_caller]
     fn default() -> Self {
         OnceLock::new()
     }
@@ -213,8 +221,10 @@ impl<T> Default for OnceLock<T> {
 
 impl<T> From<T> for OnceLock<T> {
     /// A cell initialized with `value`.
+    #[track_caller]
     fn from(value: T) -> Self {
         OnceLock {
+            origin: Location::caller(),
             inner: std::sync::OnceLock::from(value),
         }
     }
@@ -223,6 +233,7 @@ impl<T> From<T> for OnceLock<T> {
 impl<T: Clone> Clone for OnceLock<T> {
     fn clone(&self) -> Self {
         OnceLock {
+            origin: self.origin,
             inner: self.inner.clone(),
         }
     }

@@ -1,8 +1,9 @@
 use std::fmt;
 use std::ops::{Deref, DerefMut};
+use std::panic::Location;
 use std::sync::{LockResult, PoisonError, TryLockError, TryLockResult};
 
-use super::{here, id, Held};
+use super::{here, id, Held, Origin};
 use crate::sched::{self, Op};
 
 /// A reader-writer lock: [`std::sync::RwLock`], visible to the controlled scheduler.
@@ -28,8 +29,8 @@ use crate::sched::{self, Op};
 /// *lock.write().unwrap() += 1;
 /// assert_eq!(*lock.read().unwrap(), 6);
 /// ```
-#[derive(Default)]
 pub struct RwLock<T: ?Sized> {
+    origin: Origin,
     inner: std::sync::RwLock<T>,
 }
 
@@ -53,8 +54,10 @@ pub struct RwLockWriteGuard<'a, T: ?Sized + 'a> {
 
 impl<T> RwLock<T> {
     /// Creates a new, unlocked lock; `const`, for statics.
+    #[track_caller]
     pub const fn new(t: T) -> RwLock<T> {
         RwLock {
+            origin: Location::caller(),
             inner: std::sync::RwLock::new(t),
         }
     }
@@ -89,7 +92,7 @@ impl<T: ?Sized> RwLock<T> {
     #[inline]
     fn take<const EXCLUSIVE: bool>(&self) -> Held<EXCLUSIVE> {
         if sched::shim_controlled(if EXCLUSIVE { Op::Lock } else { Op::ReadLock }) {
-            Held::acquire(id(self))
+            Held::acquire(id(self), self.origin)
         } else {
             Held::NONE
         }
@@ -102,7 +105,7 @@ impl<T: ?Sized> RwLock<T> {
         if sched::shim_controlled(if EXCLUSIVE { Op::Lock } else { Op::ReadLock }) {
             let id = id(self);
             // Not `then_some`: a `Held` built eagerly would release on drop.
-            sched::try_acquire(id, EXCLUSIVE, here()).then(|| Held(id))
+            sched::try_acquire(id, Some(self.origin), EXCLUSIVE, here()).then(|| Held(id))
         } else {
             Some(Held::NONE)
         }
@@ -173,8 +176,17 @@ impl<T: ?Sized> RwLock<T> {
     }
 }
 
+impl<T: Default> Default for RwLock<T> {
+    /// A new, unlocked lock holding `T::default()`.
+    #[track_caller]
+    fn default() -> Self {
+        RwLock::new(T::default())
+    }
+}
+
 impl<T> From<T> for RwLock<T> {
     /// A new, unlocked lock, as [`RwLock::new`].
+    #[track_caller]
     fn from(t: T) -> Self {
         RwLock::new(t)
     }

@@ -1,0 +1,324 @@
+use std::panic::Location;
+use std::sync::Arc;
+
+use super::*;
+use crate::sched::testing::run_threads;
+use crate::sched::{FieldAccess, RandomWalk, Run, StatementPoint};
+use crate::sync::atomic::{AtomicUsize, Ordering};
+
+static ITEMS_LOCK: StatementPoint = StatementPoint {
+    method: "push",
+    file: "src/list.rs",
+    line: 10,
+    fields: &[FieldAccess {
+        field: "items",
+        write: true,
+    }],
+};
+
+static TWO_FIELDS: StatementPoint = StatementPoint {
+    method: "move_all",
+    file: "src/list.rs",
+    line: 20,
+    fields: &[
+        FieldAccess {
+            field: "len",
+            write: false,
+        },
+        FieldAccess {
+            field: "items",
+            write: true,
+        },
+    ],
+};
+
+fn step(thread: usize, op: Op, var: Var, at: Where, held: bool) -> Step {
+    Step {
+        thread,
+        call: 0,
+        op,
+        obj: 1,
+        var,
+        at,
+        held,
+    }
+}
+
+#[track_caller]
+fn code() -> Where {
+    Where::Code(Location::caller())
+}
+
+#[test]
+fn operations_map_to_reads_and_writes_as_documented() {
+    let names = Names::default();
+    let var = Some(Location::caller());
+    let kind = |op| {
+        let mut out = Vec::new();
+        names.raw(op, var, code(), &mut out);
+        out.first().map(|r| r.kind)
+    };
+    assert_eq!(kind(Op::Lock), Some(Kind::Write));
+    assert_eq!(kind(Op::Store), Some(Kind::Write));
+    assert_eq!(kind(Op::ReadModifyWrite), Some(Kind::Write));
+    assert_eq!(kind(Op::ReadLock), Some(Kind::Read));
+    assert_eq!(kind(Op::Load), Some(Kind::Read));
+    for op in [Op::Wait, Op::Notify, Op::Barrier, Op::Yield] {
+        assert_eq!(kind(op), None, "{op:?} accesses no variable");
+    }
+    // A statement: one access per field it names, in order, at the statement.
+    let mut out = Vec::new();
+    names.raw(Op::Statement, None, Where::Statement(&TWO_FIELDS), &mut out);
+    let got: Vec<(VarKey, Kind)> = out.iter().map(|r| (r.var, r.kind)).collect();
+    assert_eq!(
+        got,
+        [
+            (VarKey::Field("len"), Kind::Read),
+            (VarKey::Field("items"), Kind::Write)
+        ]
+    );
+    assert!(out
+        .iter()
+        .all(|r| r.site == SiteKey::Statement("src/list.rs", 20) && r.method == Some("move_all")));
+}
+
+#[test]
+fn a_field_followed_by_one_primitive_is_that_primitive() {
+    let mut names = Names::default();
+    let created = Location::caller();
+    let lock = Recorded {
+        op: Op::Lock,
+        var: Some(created),
+        at: code(),
+    };
+    // Two fields named: no link.
+    names.link(&[
+        Recorded {
+            op: Op::Statement,
+            var: None,
+            at: Where::Statement(&TWO_FIELDS),
+        },
+        lock,
+    ]);
+    assert!(names.linked.is_empty());
+    names.link(&[
+        Recorded {
+            op: Op::Statement,
+            var: None,
+            at: Where::Statement(&ITEMS_LOCK),
+        },
+        lock,
+    ]);
+    let prim = VarKey::Created(created.file(), created.line(), created.column());
+    assert_eq!(names.linked.get("items"), Some(&prim));
+    // Its statement-level access is left to the primitive's; the report names it.
+    let mut out = Vec::new();
+    names.raw(Op::Statement, None, Where::Statement(&TWO_FIELDS), &mut out);
+    assert_eq!(out.len(), 1, "only `len` is left: {out:?}");
+    let id = names.var_id(prim);
+    assert_eq!(names.var_name(id), "self.items");
+}
+
+#[test]
+fn a_held_operation_runs_when_its_thread_gets_the_turn_back() {
+    let var = Some(Location::caller());
+    let (a1, b1, a2) = (code(), code(), code());
+    // Thread 0 reaches a1 and is switched away; thread 1 runs b1 at once; thread 0 comes
+    // back (its a1 runs now) and reaches a2.
+    let trace = [
+        step(0, Op::Load, var, a1, true),
+        step(1, Op::Store, var, b1, false),
+        step(0, Op::Load, var, a2, false),
+    ];
+    let order: Vec<Where> = in_run_order(&trace).iter().map(|s| s.at).collect();
+    assert_eq!(order, [b1, a1, a2]);
+    // A thread held at its last step runs it after the others' steps recorded before.
+    let trace = [
+        step(0, Op::Load, var, a1, true),
+        step(1, Op::Store, var, b1, false),
+    ];
+    let order: Vec<Where> = in_run_order(&trace).iter().map(|s| s.at).collect();
+    assert_eq!(order, [b1, a1]);
+}
+
+fn reader(x: &AtomicUsize) -> usize {
+    let first = x.load(Ordering::SeqCst);
+    first + x.load(Ordering::SeqCst)
+}
+
+fn writer(x: &AtomicUsize) {
+    x.store(1, Ordering::SeqCst);
+}
+
+/// The sequential runs of `reader` (method 0) and `writer` (method 1), recorded.
+fn probed(x: &AtomicUsize) -> Tracker {
+    let mut runs = Vec::new();
+    crate::sched::record(true);
+    reader(x);
+    runs.push((0, crate::sched::take_recorded()));
+    writer(x);
+    runs.push((1, crate::sched::take_recorded()));
+    crate::sched::record(false);
+    let mut t = Tracker::new(vec![0, 1]);
+    t.probed(&Description::<u8>::new("Pair"), &runs);
+    t
+}
+
+/// `a:R x, b:W x, a:R x` with reader's two loads: the stale-read pattern.
+fn stale_read(t: &Tracker) -> PatternKey {
+    t.universe
+        .keys_of(PatternId::new(4).expect("pattern 4"))
+        .find(|k| k.distinct_sites() == 3)
+        .expect("reader's two loads and writer's store make one instance")
+}
+
+fn run_once(x: &Arc<AtomicUsize>, strategy: Box<dyn sched::Strategy>) -> Vec<Step> {
+    let run = Run::new(2, strategy);
+    let (r, w) = (x.clone(), x.clone());
+    let bodies: Vec<Box<dyn FnOnce() + Send>> = vec![
+        Box::new(move || {
+            reader(&r);
+        }),
+        Box::new(move || writer(&w)),
+    ];
+    assert_eq!(run_threads(&run, bodies), [true, true]);
+    run.trace()
+}
+
+#[test]
+fn sequential_runs_give_the_universe_and_the_method_traces() {
+    let x = AtomicUsize::new(0);
+    let t = probed(&x);
+    // One variable, read at 2 sites, written at 1: T_C = 1·2 + 1·2 + 1 + 2·1·2 + 1·1·2
+    // + 1·2·1 + 2·1·1 + 1 = 16 (the formula of Definition 1 with |R| = 2, |W| = 1).
+    assert_eq!(t.universe.size(), 16);
+    assert_eq!(t.traces.len(), 2);
+    let s = t.summary();
+    assert_eq!((s.covered, s.feasible), (0, 16));
+    assert_eq!(s.variables.len(), 1);
+    assert!(
+        s.variables[0].starts_with("the primitive created at ")
+            && s.variables[0].contains("src/coverage/tests.rs:"),
+        "{:?}",
+        s.variables
+    );
+    assert_eq!(
+        s.universe,
+        UniverseSource::SequentialRuns {
+            methods_run: 2,
+            methods: 2,
+            later_sites: 0
+        }
+    );
+}
+
+#[test]
+fn algorithm_4_picks_the_methods_that_play_each_role() {
+    let x = AtomicUsize::new(0);
+    let mut t = probed(&x);
+    let key = stale_read(&t);
+    let plan = t.pattern_plan().expect("something to aim at");
+    assert!(plan.target.is_some());
+    // The stale read needs reader as `a` and writer as `b`.
+    assert_eq!(
+        map::role_calls(&key, Role::A, &t.traces),
+        Some(vec![0]),
+        "reader plays a"
+    );
+    assert_eq!(map::role_calls(&key, Role::B, &t.traces), Some(vec![1]));
+    let targets = t.targets(&[vec![0], vec![1]], None, 64);
+    assert!(targets.contains(&key), "{targets:?}");
+    // A test of two writers cannot cover it.
+    assert!(!t.targets(&[vec![1], vec![1]], None, 64).contains(&key));
+}
+
+#[test]
+fn algorithm_5_schedules_the_stale_read_in_every_seed() {
+    let x = Arc::new(AtomicUsize::new(0));
+    let mut guided = probed(&x);
+    let key = stale_read(&guided);
+    let mut random = probed(&x);
+    let mut random_hits = 0;
+    for seed in 0..20 {
+        let trace = run_once(&x, Box::new(Guided::new(seed, key, guided.names())));
+        let before = guided.covered.len();
+        guided.add_trace(&trace);
+        assert!(
+            guided.covered.is_covered(&key),
+            "seed {seed}: guided run did not cover {key}"
+        );
+        assert!(seed > 0 || guided.covered.len() > before);
+        guided.covered = map::Coverage::new();
+        guided.seen.clear();
+
+        random.add_trace(&run_once(&x, Box::new(RandomWalk::new(seed))));
+        random_hits += usize::from(random.covered.is_covered(&key));
+        random.covered = map::Coverage::new();
+        random.seen.clear();
+    }
+    // Random scheduling switches at the right two points only sometimes.
+    assert!(
+        random_hits < 20,
+        "random covered it in {random_hits}/20 seeds"
+    );
+}
+
+#[test]
+fn an_access_sequence_seen_before_is_not_matched_again() {
+    let x = Arc::new(AtomicUsize::new(0));
+    let mut t = probed(&x);
+    for _ in 0..5 {
+        t.add_trace(&run_once(&x, Box::new(RandomWalk::new(3))));
+    }
+    let s = t.summary();
+    assert_eq!((s.executions, s.distinct_executions), (5, 1));
+}
+
+#[test]
+fn without_sequential_accesses_the_static_estimate_is_used() {
+    static TABLE: [StatementPoint; 2] = [
+        StatementPoint {
+            method: "get",
+            file: "src/c.rs",
+            line: 3,
+            fields: &[FieldAccess {
+                field: "n",
+                write: false,
+            }],
+        },
+        StatementPoint {
+            method: "set",
+            file: "src/c.rs",
+            line: 7,
+            fields: &[FieldAccess {
+                field: "n",
+                write: true,
+            }],
+        },
+    ];
+    let desc = Description::<u8>::new("C").statements(&TABLE);
+    let mut t = Tracker::new(vec![0, 1]);
+    t.probed(&desc, &[]);
+    let s = t.summary();
+    assert_eq!(s.universe, UniverseSource::StaticEstimate);
+    // |R| = |W| = 1: 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1 = 8.
+    assert_eq!(s.feasible, 8);
+    assert_eq!(s.variables, ["self.n"]);
+    assert!(s.uncovered[0].contains("src/c.rs:3 (in `get`)"), "{s}");
+}
+
+#[test]
+fn pairs_guidance_runs_the_least_run_pair() {
+    let mut t = Tracker::new(vec![0, 1, 2]);
+    let mut rng = <ChaCha8Rng as rand::SeedableRng>::seed_from_u64(1);
+    let mut seen = HashSet::new();
+    for _ in 0..6 {
+        let plan = t.plan(Guide::Pairs, &mut rng).expect("a pair");
+        let (a, b) = (plan.threads[0][0], plan.threads[1][0]);
+        assert!(seen.insert((a.min(b), a.max(b))), "{a},{b} ran twice first");
+        t.pairs.record(a, b);
+    }
+    // All 6 pairs of 3 methods (with themselves) ran once.
+    assert_eq!(t.pairs.covered(), 6);
+    assert!(t.plan(Guide::Random, &mut rng).is_none());
+}
