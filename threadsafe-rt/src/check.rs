@@ -129,6 +129,13 @@ pub fn check<T: Subject>(config: &Config) -> Report {
             let batch = conc.run_batch(desc, &ready.test, spec);
             lock(&tracker).add_test(&ready.test);
             report.executions += batch.executions as u64;
+            if config.stop_when_covered
+                && matches!(batch.outcome, ExecOutcome::Passed)
+                && lock(&tracker).all_covered()
+            {
+                report.ended = Ended::AllPatternsCovered;
+                break 'rounds;
+            }
             report.uncontrolled_runs += batch.uncontrolled as u64;
             let failure = match batch.outcome {
                 ExecOutcome::Passed | ExecOutcome::Invalid => continue,
@@ -144,6 +151,7 @@ pub fn check<T: Subject>(config: &Config) -> Report {
                         test: report.tests,
                         execution: batch.executions - 1,
                         strategy: config.strategy,
+                        guide: config.guide,
                     }
                     .to_string()
                 });
@@ -159,10 +167,6 @@ pub fn check<T: Subject>(config: &Config) -> Report {
                     start,
                 )));
                 report.ended = Ended::Violation;
-                break 'rounds;
-            }
-            if config.stop_when_covered && lock(&tracker).all_covered() {
-                report.ended = Ended::AllPatternsCovered;
                 break 'rounds;
             }
             if Instant::now() >= deadline {
@@ -256,13 +260,15 @@ fn violation<T>(
 }
 
 /// Where a controlled execution can be found again: the generator's seed, the test's
-/// number, the execution's number in its batch, and the strategy.
+/// number, the execution's number in its batch, the strategy, and (when not random) the
+/// guide that chose the tests (`7.12.3.random.pairs`). Guide `map` has no token.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct ReplayToken {
     pub(crate) seed: u64,
     pub(crate) test: u64,
     pub(crate) execution: usize,
     pub(crate) strategy: Strategy,
+    pub(crate) guide: Guide,
 }
 
 impl std::fmt::Display for ReplayToken {
@@ -275,7 +281,11 @@ impl std::fmt::Display for ReplayToken {
             f,
             "{}.{}.{}.{strategy}",
             self.seed, self.test, self.execution
-        )
+        )?;
+        match self.guide {
+            Guide::Pairs => f.write_str(".pairs"),
+            _ => Ok(()),
+        }
     }
 }
 
@@ -286,8 +296,12 @@ impl std::str::FromStr for ReplayToken {
             format!("{REPLAY_ENV}={s:?} is not a replay token: use the one a report printed, e.g. `7.12.3.random`")
         };
         let parts: Vec<&str> = s.trim().split('.').collect();
-        let [seed, test, execution, strategy] = parts[..] else {
-            return Err(bad());
+        let (seed, test, execution, strategy, guide) = match parts[..] {
+            [seed, test, execution, strategy] => (seed, test, execution, strategy, Guide::Random),
+            [seed, test, execution, strategy, "pairs"] => {
+                (seed, test, execution, strategy, Guide::Pairs)
+            }
+            _ => return Err(bad()),
         };
         let strategy = match strategy {
             "random" => Strategy::Random,
@@ -303,6 +317,7 @@ impl std::str::FromStr for ReplayToken {
             test: test.parse().map_err(|_| bad())?,
             execution: execution.parse().map_err(|_| bad())?,
             strategy,
+            guide,
         })
     }
 }
@@ -325,6 +340,7 @@ fn replay<T: Subject>(
     let mut config = config.clone();
     config.seed = token.seed;
     config.strategy = token.strategy;
+    config.guide = token.guide;
     report.seed = token.seed;
     let mut seq = SeqRunner::new();
     let mut conc = ConcRunner::new(config.executor, config.seed);

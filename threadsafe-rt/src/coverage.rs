@@ -11,9 +11,12 @@
 //!   from the source ([`FieldAccess`](crate::sched::FieldAccess)): each such field is a
 //!   variable too, with the statement as its site — unless the field *is* a primitive (a
 //!   statement naming one field was followed by an operation on one primitive in the
-//!   sequential runs): then the primitive's own accesses stand for it and the report names
-//!   the primitive after the field. So a type on `std::sync` or `parking_lot` is measured
-//!   by its statements, and a type on `threadsafe_rt::sync` by its operations.
+//!   sequential runs): then the primitive's own accesses, at their exact sites, are the
+//!   field's, whichever constructor created it. So a type on `std::sync` or `parking_lot`
+//!   is measured by its statements, and a type on `threadsafe_rt::sync` by its operations.
+//!   Without statement points (`statement_points = false`, or a type checked from outside
+//!   its crate's tests) a primitive is known only by where it was created: a field that two
+//!   constructors initialize at different lines is then two variables.
 //! - **Order.** A controlled run records a step where a thread reaches a point; the
 //!   operation runs at once or, if the scheduler switched away there, when the thread gets
 //!   the turn back (just before its next step). Executions are read in that order.
@@ -74,9 +77,11 @@ pub(crate) struct Names {
     var_list: Vec<VarKey>,
     sites: HashMap<SiteKey, u32>,
     site_list: Vec<(SiteKey, Option<&'static str>)>,
-    /// Field → the primitive it holds.
-    linked: HashMap<&'static str, VarKey>,
-    /// Primitive → the field that holds it.
+    /// Fields that hold primitives.
+    linked: HashSet<&'static str>,
+    /// Primitive (by where it was created) → the field that holds it: the primitive's
+    /// accesses are the field's (every constructor's primitive for one field is one
+    /// variable).
     field_of: HashMap<VarKey, &'static str>,
 }
 
@@ -89,7 +94,7 @@ impl Names {
             Op::Statement => {
                 if let Where::Statement(p) = at {
                     for f in p.fields {
-                        if self.linked.contains_key(f.field) {
+                        if self.linked.contains(f.field) {
                             continue;
                         }
                         out.push(Raw {
@@ -109,10 +114,11 @@ impl Names {
             Where::Code(l) => (SiteKey::Code(l.file(), l.line(), l.column()), None),
             Where::Statement(p) => (SiteKey::Statement(p.file, p.line), Some(p.method)),
         };
+        let prim = VarKey::Created(created.file(), created.line(), created.column());
         out.push(Raw {
             site,
             method,
-            var: VarKey::Created(created.file(), created.line(), created.column()),
+            var: self.field_of.get(&prim).map_or(prim, |f| VarKey::Field(f)),
             kind,
         });
     }
@@ -162,7 +168,7 @@ impl Names {
 
     /// Learns which fields are primitives from one sequential call's operations: a
     /// statement naming exactly one field, followed (before the next statement) by an
-    /// operation on a primitive. The first link of a field or primitive wins.
+    /// operation on a primitive. A primitive's first link wins.
     fn link(&mut self, ops: &[Recorded]) {
         let mut field: Option<&'static str> = None;
         for r in ops {
@@ -178,8 +184,8 @@ impl Names {
                         continue;
                     };
                     let prim = VarKey::Created(c.file(), c.line(), c.column());
-                    if !self.linked.contains_key(f) && !self.field_of.contains_key(&prim) {
-                        self.linked.insert(f, prim);
+                    if !self.field_of.contains_key(&prim) {
+                        self.linked.insert(f);
                         self.field_of.insert(prim, f);
                     }
                     field = None;
@@ -192,10 +198,9 @@ impl Names {
     fn var_name(&self, v: u32) -> String {
         match self.var_list.get(v as usize) {
             Some(VarKey::Field(f)) => format!("self.{f}"),
-            Some(k @ VarKey::Created(file, line, _)) => match self.field_of.get(k) {
-                Some(f) => format!("self.{f}"),
-                None => format!("the primitive created at {file}:{line}"),
-            },
+            Some(VarKey::Created(file, line, _)) => {
+                format!("the primitive created at {file}:{line}")
+            }
             None => format!("v{v}"),
         }
     }

@@ -137,9 +137,11 @@ impl<'c, T: Send + Sync + 'static> Generator<'c, T> {
         self
     }
 
-    /// The sequential runs of MAP-coverage: on a random prefix, each concurrent method
-    /// called once (up to three tries for one that runs through), its operations recorded.
-    /// Uses its own random numbers: the tests of the check are the same with or without.
+    /// The sequential runs of MAP-coverage: on a random prefix, and on a fresh instance from
+    /// each constructor (whose primitives may be created at other lines), each concurrent
+    /// method called once (up to three tries for one that runs through), its operations
+    /// recorded. Uses its own random numbers: the tests of the check are the same with or
+    /// without.
     pub(crate) fn probe(
         desc: &'static Description<T>,
         config: &Config,
@@ -147,10 +149,36 @@ impl<'c, T: Send + Sync + 'static> Generator<'c, T> {
     ) -> Vec<(usize, Vec<Recorded>)> {
         let mut gen = Generator::new(desc, config, u32::MAX, HashSet::new());
         let mut out = Vec::new();
-        let Some(prefix) = gen.new_prefix(runner) else {
-            return out;
-        };
-        for m in (0..desc.methods.len()).filter(|&m| desc.methods[m].receiver.is_concurrent()) {
+        let mut prefixes: Vec<Prefix> = gen.new_prefix(runner).into_iter().collect();
+        for c in 0..desc.constructors.len() {
+            let mut prefix = Prefix {
+                calls: Vec::new(),
+                vars: VarTypes::default(),
+                instances: 0,
+                suffixes: Vec::new(),
+                suffix_vars: Vec::new(),
+            };
+            let Some(args) = gen.args_for(OpId::Ctor(c), None, 0, Scope::Prefix, &prefix.vars)
+            else {
+                continue;
+            };
+            let call = Call {
+                op: OpId::Ctor(c),
+                receiver: None,
+                args,
+                out: Out::None,
+            };
+            if gen.try_append_prefix(&mut prefix, call, runner) {
+                prefixes.push(prefix);
+            }
+        }
+        let methods: Vec<usize> = (0..desc.methods.len())
+            .filter(|&m| desc.methods[m].receiver.is_concurrent())
+            .collect();
+        for (prefix, m) in prefixes
+            .iter()
+            .flat_map(|p| methods.iter().map(move |&m| (p, m)))
+        {
             for _ in 0..3 {
                 let Some(call) =
                     gen.call_cut(&[m], prefix.instances, Scope::Thread(0), &prefix.vars)

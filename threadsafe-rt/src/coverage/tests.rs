@@ -110,12 +110,16 @@ fn a_field_followed_by_one_primitive_is_that_primitive() {
         lock,
     ]);
     let prim = VarKey::Created(created.file(), created.line(), created.column());
-    assert_eq!(names.linked.get("items"), Some(&prim));
-    // Its statement-level access is left to the primitive's; the report names it.
+    assert!(names.linked.contains("items"));
+    assert_eq!(names.field_of.get(&prim), Some(&"items"));
+    // Its statement-level access is left to the primitive's, which is the field's.
     let mut out = Vec::new();
     names.raw(Op::Statement, None, Where::Statement(&TWO_FIELDS), &mut out);
     assert_eq!(out.len(), 1, "only `len` is left: {out:?}");
-    let id = names.var_id(prim);
+    out.clear();
+    names.raw(Op::Lock, Some(created), code(), &mut out);
+    assert_eq!(out[0].var, VarKey::Field("items"));
+    let id = names.var_id(out[0].var);
     assert_eq!(names.var_name(id), "self.items");
 }
 
