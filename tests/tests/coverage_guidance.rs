@@ -196,6 +196,12 @@ pub struct Gauge {
     value: threadsafe_rt::sync::atomic::AtomicU64,
 }
 
+impl Default for Gauge {
+    fn default() -> Self {
+        Gauge::new()
+    }
+}
+
 #[thread_safe(test = false)]
 impl Gauge {
     pub fn new() -> Self {
@@ -242,6 +248,12 @@ fn a_check_stops_once_every_feasible_pattern_is_covered() {
 pub struct StdCounter {
     hits: AtomicU64,
     log: Mutex<Vec<u64>>,
+}
+
+impl Default for StdCounter {
+    fn default() -> Self {
+        StdCounter::new()
+    }
 }
 
 #[thread_safe(test = false)]
