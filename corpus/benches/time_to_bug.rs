@@ -1,4 +1,5 @@
-//! Time to bug on the corpus: the tool, the tool in paper mode, and a naive stress test.
+//! Time to bug on the corpus: the tool, the tool in paper mode, and a naive stress test;
+//! optionally the tool's three guides against each other.
 //!
 //! For every selected subject and seed `0..N`, each with budget `B`:
 //! 1. the tool: `threadsafe_rt::check` of the buggy type, `Config::default()` with the seed
@@ -14,15 +15,31 @@
 //! and budget `T`: any report on a twin is a false positive, printed in full, and the
 //! harness exits non-zero after printing the table.
 //!
+//! With `--guides random,pairs,map` (or `all`; `--quick` implies it, `--guides none` turns
+//! it off), the tool's guides are compared too: for each seed, the buggy type is checked
+//! with the tool's config and `guide` set to each guide in turn (random, pairs, map; then
+//! the baselines), budget `B`, a find counting as above. The random guide is the tool's
+//! default, so its runs are the tool's runs: nothing runs twice. Each guide also checks the
+//! twin for seeds `0..min(N, 3)` with budget `T` (the random guide's are the tool's first
+//! twin checks), recording the MAP-coverage it reaches (covered over feasible patterns, the
+//! paper's RQ2); a report there is a false positive as well. `THREADSAFE_GUIDE` in the
+//! environment would override every guide, so the harness refuses (exit 2) to compare
+//! guides while it is set.
+//!
 //! Output: one progress line per run on stderr; then, on stdout, the date, machine, command
-//! and settings, a markdown table (a row per subject, then geometric means), and notes. The
-//! same data goes to a JSON file.
+//! and settings, a markdown table (a row per subject, then geometric means), and notes;
+//! with `--guides`, a second table "Guides" (per guide: finds, median time to bug, the
+//! ratios of the medians, the twin's median MAP-coverage; then geometric means) and its
+//! notes. The same data goes to a JSON file (with `--guides`, a `guides` array per
+//! subject).
 //!
 //! ```sh
 //! cargo bench -p threadsafe-corpus --bench time_to_bug                # all, N = 10, B = 10 s, T = 1 s
-//! cargo bench -p threadsafe-corpus --bench time_to_bug -- --quick     # CI smoke run
+//! cargo bench -p threadsafe-corpus --bench time_to_bug -- --quick     # CI smoke run, guides included
 //! cargo bench -p threadsafe-corpus --bench time_to_bug -- --subjects string_buffer,V7 \
 //!     --seeds 20 --budget 30s --baselines paper --json /tmp/ttb.json
+//! cargo bench -p threadsafe-corpus --bench time_to_bug -- --baselines none --guides all \
+//!     --seeds 10 --budget 10s --twin-budget 1s --json /tmp/guides.json    # no baselines
 //! cargo bench -p threadsafe-corpus --bench time_to_bug -- --help
 //! ```
 //!
@@ -36,9 +53,12 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant, SystemTime};
 
-use threadsafe_corpus::measure::{self, Columns, CpuMeter, Meta, Run, Settings, SubjectResult};
+use threadsafe_corpus::measure::{
+    self, Columns, CoverageCounts, CpuMeter, GuideResult, Meta, Run, Settings, SubjectResult,
+    TwinCheck,
+};
 use threadsafe_corpus::Subject;
-use threadsafe_rt::{Config, Executor, Failure, Report, ScheduleMode, Verdict};
+use threadsafe_rt::{Config, Executor, Failure, Guide, Report, ScheduleMode, Verdict};
 
 /// How the buggy type is checked.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -47,6 +67,8 @@ enum Mode {
     Tool,
     /// The paper's executor on free-running threads.
     Paper,
+    /// The tool with this guide.
+    Guided(Guide),
 }
 
 impl Mode {
@@ -54,6 +76,7 @@ impl Mode {
         match self {
             Mode::Tool => "tool",
             Mode::Paper => "paper",
+            Mode::Guided(g) => measure::guide_name(g),
         }
     }
 
@@ -61,9 +84,13 @@ impl Mode {
         let mut c = Config::default();
         c.seed = seed;
         c.budget = budget;
-        if self == Mode::Paper {
-            c.executor = Executor::Paper;
-            c.schedule = ScheduleMode::Stress;
+        match self {
+            Mode::Tool => {}
+            Mode::Paper => {
+                c.executor = Executor::Paper;
+                c.schedule = ScheduleMode::Stress;
+            }
+            Mode::Guided(g) => c.guide = g,
         }
         c
     }
@@ -86,7 +113,7 @@ impl Progress {
         self.done += 1;
         let width = self.total.to_string().len();
         eprintln!(
-            "[{:>width$}/{}] {:<4} {:<24} {what:<6} seed {seed:>2}: {outcome}",
+            "[{:>width$}/{}] {:<4} {:<24} {what:<10} seed {seed:>2}: {outcome}",
             self.done, self.total, subject.id, subject.name,
         );
         let _ = std::io::stderr().flush();
@@ -212,24 +239,65 @@ fn naive(subject: &Subject, seed: u64, budget: Duration, p: &mut Progress) -> Ru
     run
 }
 
-/// One check of the correct twin; true when it reported a violation.
-fn twin(subject: &Subject, seed: u64, budget: Duration, p: &mut Progress) -> bool {
-    let config = Mode::Tool.config(seed, budget);
-    let (reported, outcome) = match catch_unwind(AssertUnwindSafe(|| (subject.check_twin)(&config)))
-    {
+/// One check of the correct twin (`mode` is the tool, or the tool with a guide): whether
+/// it reported a violation, and the MAP-coverage it reached.
+fn twin(subject: &Subject, mode: Mode, seed: u64, budget: Duration, p: &mut Progress) -> TwinCheck {
+    let config = mode.config(seed, budget);
+    let what = match mode {
+        Mode::Guided(g) => format!("twin {}", measure::guide_name(g)),
+        _ => "twin".to_string(),
+    };
+    let mut check = TwinCheck {
+        seed,
+        reported: false,
+        coverage: None,
+        note: None,
+    };
+    let outcome = match catch_unwind(AssertUnwindSafe(|| (subject.check_twin)(&config))) {
         Err(payload) => {
             let why = format!("the check panicked: {}", panic_message(&*payload));
             p.errors
-                .push(format!("{} twin seed {seed}: {why}", subject.name));
-            (false, why)
+                .push(format!("{} {what} seed {seed}: {why}", subject.name));
+            check.note = Some(why.clone());
+            why
         }
-        Ok(report) => twin_outcome(subject, seed, &report, p),
+        Ok(report) => {
+            match report.coverage.measured() {
+                Some(c) => check.coverage = Some(CoverageCounts::of(c)),
+                None => {
+                    if let threadsafe_rt::Coverage::NotMeasured(why) = &report.coverage {
+                        check.note = Some(format!("coverage not measured: {why}"));
+                    }
+                }
+            }
+            let (reported, outcome) = twin_outcome(subject, &what, seed, &report, p);
+            check.reported = reported;
+            if reported || matches!(report.verdict, Verdict::CannotCheck(_)) {
+                check.note = Some(outcome.clone());
+            }
+            match check.coverage {
+                Some(c) => format!(
+                    "{outcome}; MAP-coverage {}/{}{}",
+                    c.covered,
+                    c.feasible,
+                    c.ratio()
+                        .map_or_else(String::new, |r| format!(" ({:.1}%)", r * 100.0))
+                ),
+                None => outcome,
+            }
+        }
     };
-    p.line(subject, "twin", seed, &outcome);
-    reported
+    p.line(subject, &what, seed, &outcome);
+    check
 }
 
-fn twin_outcome(subject: &Subject, seed: u64, report: &Report, p: &mut Progress) -> (bool, String) {
+fn twin_outcome(
+    subject: &Subject,
+    what: &str,
+    seed: u64,
+    report: &Report,
+    p: &mut Progress,
+) -> (bool, String) {
     match &report.verdict {
         Verdict::NoViolationFound => (
             false,
@@ -240,11 +308,11 @@ fn twin_outcome(subject: &Subject, seed: u64, report: &Report, p: &mut Progress)
         ),
         Verdict::Violation(v) => {
             eprintln!(
-                "FALSE POSITIVE on the twin of {} ({}), seed {seed}:\n{report}",
+                "FALSE POSITIVE on the twin of {} ({}, {what}), seed {seed}:\n{report}",
                 subject.id, subject.name
             );
             p.twin_reports.push(format!(
-                "{} {} (twin), seed {seed}:\n{report}",
+                "{} {} ({what}), seed {seed}:\n{report}",
                 subject.id, subject.name
             ));
             (
@@ -255,13 +323,13 @@ fn twin_outcome(subject: &Subject, seed: u64, report: &Report, p: &mut Progress)
         Verdict::CannotCheck(why) => {
             let why = format!("cannot check: {why}");
             p.errors
-                .push(format!("{} twin seed {seed}: {why}", subject.name));
+                .push(format!("{} {what} seed {seed}: {why}", subject.name));
             (false, why)
         }
         _ => {
             let why = format!("unexpected verdict: {report}");
             p.errors
-                .push(format!("{} twin seed {seed}: {why}", subject.name));
+                .push(format!("{} {what} seed {seed}: {why}", subject.name));
             (false, why)
         }
     }
@@ -372,6 +440,17 @@ fn main() -> ExitCode {
         eprintln!("time_to_bug: no subject to run (none is registered yet)");
         return ExitCode::FAILURE;
     }
+    if !settings.guides.is_empty() {
+        if let Some(g) = std::env::var_os(threadsafe_rt::GUIDE_ENV) {
+            eprintln!(
+                "time_to_bug: {}={} is set and would override the guide of every check; \
+                 unset it to compare guides",
+                threadsafe_rt::GUIDE_ENV,
+                g.to_string_lossy()
+            );
+            return ExitCode::from(2);
+        }
+    }
     run(&settings, &args, &subjects)
 }
 
@@ -388,10 +467,23 @@ fn run(settings: &Settings, args: &[String], subjects: &[Subject]) -> ExitCode {
         paper,
         naive: with_naive,
     };
-    let per_seed = 2 + usize::from(paper) + usize::from(with_naive);
+    let guides = &settings.guides;
+    // The guides other than random, which the tool's own runs are.
+    let extra: Vec<Guide> = guides
+        .iter()
+        .copied()
+        .filter(|&g| g != Guide::Random)
+        .collect();
+    let guide_twin_seeds = if guides.is_empty() {
+        0
+    } else {
+        settings.guide_twin_seeds()
+    };
+    let per_seed = 2 + usize::from(paper) + usize::from(with_naive) + extra.len();
     let mut p = Progress {
         done: 0,
-        total: subjects.len() * seeds as usize * per_seed,
+        total: subjects.len()
+            * (seeds as usize * per_seed + guide_twin_seeds as usize * extra.len()),
         wrong_finds: Vec::new(),
         twin_reports: Vec::new(),
         errors: Vec::new(),
@@ -412,10 +504,14 @@ fn run(settings: &Settings, args: &[String], subjects: &[Subject]) -> ExitCode {
     for subject in subjects {
         let meter = CpuMeter::start();
         let (mut tool, mut paper_runs, mut naive_runs) = (Vec::new(), Vec::new(), Vec::new());
+        let mut guided: Vec<Vec<Run>> = vec![Vec::new(); extra.len()];
         // The modes take turns seed by seed, so that a change in the machine's load hits
         // them alike.
         for seed in 0..seeds {
             tool.push(hunt(subject, Mode::Tool, seed, budget, &mut p));
+            for (runs, &g) in guided.iter_mut().zip(&extra) {
+                runs.push(hunt(subject, Mode::Guided(g), seed, budget, &mut p));
+            }
             if paper {
                 paper_runs.push(hunt(subject, Mode::Paper, seed, budget, &mut p));
             }
@@ -424,9 +520,35 @@ fn run(settings: &Settings, args: &[String], subjects: &[Subject]) -> ExitCode {
             }
         }
         let other_cpu = meter.and_then(|m| m.others());
-        let twin_reports = (0..seeds)
-            .filter(|&seed| twin(subject, seed, twin_budget, &mut p))
-            .count();
+        let mut twins = Vec::new();
+        let mut guided_twins: Vec<Vec<TwinCheck>> = vec![Vec::new(); extra.len()];
+        for seed in 0..seeds {
+            twins.push(twin(subject, Mode::Tool, seed, twin_budget, &mut p));
+            if seed < guide_twin_seeds {
+                for (checks, &g) in guided_twins.iter_mut().zip(&extra) {
+                    checks.push(twin(subject, Mode::Guided(g), seed, twin_budget, &mut p));
+                }
+            }
+        }
+        let twin_reports = twins.iter().filter(|t| t.reported).count();
+        let guide_results = (!guides.is_empty()).then(|| {
+            let (mut guided, mut guided_twins) = (guided.into_iter(), guided_twins.into_iter());
+            guides
+                .iter()
+                .map(|&g| match g {
+                    Guide::Random => GuideResult {
+                        guide: g,
+                        runs: tool.clone(),
+                        twin: twins[..guide_twin_seeds as usize].to_vec(),
+                    },
+                    _ => GuideResult {
+                        guide: g,
+                        runs: guided.next().unwrap_or_default(),
+                        twin: guided_twins.next().unwrap_or_default(),
+                    },
+                })
+                .collect()
+        });
         results.push(SubjectResult {
             id: subject.id.to_string(),
             name: subject.name.to_string(),
@@ -439,6 +561,7 @@ fn run(settings: &Settings, args: &[String], subjects: &[Subject]) -> ExitCode {
             twin_runs: seeds as usize,
             twin_reports,
             other_cpu,
+            guides: guide_results,
         });
     }
 
@@ -460,6 +583,14 @@ fn run(settings: &Settings, args: &[String], subjects: &[Subject]) -> ExitCode {
     print!("{}", measure::table(&results, cols));
     println!();
     println!("{}", measure::table_notes(budget));
+    if !guides.is_empty() {
+        println!();
+        println!("### Guides");
+        println!();
+        print!("{}", measure::guides_table(&results, guides));
+        println!();
+        println!("{}", measure::guides_notes(settings));
+    }
     if !p.wrong_finds.is_empty() {
         println!();
         println!("### wrong finds (violations not in the subject's file, counted as misses)");

@@ -12,6 +12,8 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use threadsafe_rt::{Guide, MapCoverage};
+
 // ---------------------------------------------------------------------------------------
 // The command line.
 // ---------------------------------------------------------------------------------------
@@ -31,9 +33,15 @@ usage: cargo bench -p threadsafe-corpus --bench time_to_bug -- [options]
   --twin-budget DURATION     budget of each check of a correct twin (default: 1s)
   --baselines paper,naive|none
                              the baselines run beside the tool (default: paper,naive)
+  --guides random,pairs,map|all|none
+                             also compare the tool's guides on each subject: time to bug
+                             with `guide` set, and the MAP-coverage each reaches on the
+                             twin (seeds 0..min(N,3)); the tool's runs are the random
+                             guide's (default: none; with --quick, all)
   --json PATH                where the JSON goes (default: target/time_to_bug.json)
   --quick                    CI smoke run: string_buffer, synchronized_map, null_appender,
-                             2 seeds, budget 5s, twin budget 0.3s (flags given override)
+                             2 seeds, budget 5s, twin budget 0.3s, guides all (flags given
+                             override)
   --help                     this text
 
 DURATION: 500ms, 2s, 1.5s, 10m, or a number of seconds.";
@@ -64,6 +72,8 @@ pub struct Settings {
     pub paper: bool,
     /// Run the naive stress test as a baseline.
     pub naive: bool,
+    /// The guides to compare, in [`GUIDES`]' order; empty when not compared.
+    pub guides: Vec<Guide>,
     /// The JSON output path as given; `None` for the default.
     pub json: Option<PathBuf>,
     /// `--quick` was given.
@@ -92,7 +102,7 @@ where
 {
     let mut subjects = None;
     let (mut seeds, mut budget, mut twin_budget) = (None, None, None);
-    let (mut baselines, mut json) = (None, None);
+    let (mut baselines, mut guides, mut json) = (None, None, None);
     let (mut quick, mut under_bench) = (false, false);
     let mut args = args.into_iter().map(Into::into);
     while let Some(arg) = args.next() {
@@ -102,7 +112,13 @@ where
         };
         let takes_value = matches!(
             flag.as_str(),
-            "--subjects" | "--seeds" | "--budget" | "--twin-budget" | "--baselines" | "--json"
+            "--subjects"
+                | "--seeds"
+                | "--budget"
+                | "--twin-budget"
+                | "--baselines"
+                | "--guides"
+                | "--json"
         );
         if !takes_value {
             if inline.is_some() {
@@ -130,6 +146,7 @@ where
             "--budget" => budget = Some(parse_duration(&value).map_err(|e| bad(&e))?),
             "--twin-budget" => twin_budget = Some(parse_duration(&value).map_err(|e| bad(&e))?),
             "--baselines" => baselines = Some(parse_baselines(&value).map_err(|e| bad(&e))?),
+            "--guides" => guides = Some(parse_guides(&value).map_err(|e| bad(&e))?),
             _ => {
                 if value.trim().is_empty() {
                     return Err(bad("expected a path"));
@@ -150,6 +167,13 @@ where
         twin_budget: twin_budget.unwrap_or(Duration::from_millis(if quick { 300 } else { 1000 })),
         paper,
         naive,
+        guides: guides.unwrap_or_else(|| {
+            if quick {
+                GUIDES.iter().map(|(g, _)| *g).collect()
+            } else {
+                Vec::new()
+            }
+        }),
         json,
         quick,
         under_bench,
@@ -185,6 +209,65 @@ fn parse_baselines(value: &str) -> Result<(bool, bool), String> {
         }
     }
     Ok((paper, naive))
+}
+
+/// The guides `--guides` compares, with their names on the command line, in the tables and
+/// in the JSON; in this order.
+pub const GUIDES: [(Guide, &str); 3] = [
+    (Guide::Random, "random"),
+    (Guide::Pairs, "pairs"),
+    (Guide::Map, "map"),
+];
+
+/// The ratios of medians the guides table shows, numerator over denominator, when both ran.
+pub const GUIDE_RATIOS: [(Guide, Guide); 3] = [
+    (Guide::Map, Guide::Pairs),
+    (Guide::Map, Guide::Random),
+    (Guide::Pairs, Guide::Random),
+];
+
+/// The twin of each subject is checked with each guide for seeds `0..min(N, this)`.
+pub const GUIDE_TWIN_SEEDS: u64 = 3;
+
+/// A guide's name: `random`, `pairs` or `map`.
+pub fn guide_name(guide: Guide) -> &'static str {
+    GUIDES
+        .iter()
+        .find(|(g, _)| *g == guide)
+        .map_or("?", |(_, name)| name)
+}
+
+/// The guides of `--guides`, in [`GUIDES`]' order, each once; empty for `none`.
+fn parse_guides(value: &str) -> Result<Vec<Guide>, String> {
+    let picked: Vec<Guide> = match value.trim() {
+        "all" => GUIDES.iter().map(|(g, _)| *g).collect(),
+        "none" => Vec::new(),
+        _ => value
+            .split(',')
+            .map(str::trim)
+            .map(|name| match GUIDES.iter().find(|(_, n)| *n == name) {
+                Some((g, _)) => Ok(*g),
+                None if name.is_empty() => {
+                    Err("expected guide names separated by commas, `all` or `none`".to_string())
+                }
+                None => Err(format!(
+                    "unknown guide `{name}`: expected `random`, `pairs`, `map`, `all` or `none`"
+                )),
+            })
+            .collect::<Result<_, _>>()?,
+    };
+    Ok(GUIDES
+        .iter()
+        .map(|(g, _)| *g)
+        .filter(|g| picked.contains(g))
+        .collect())
+}
+
+impl Settings {
+    /// The seeds each guide checks the twin with: `0..min(seeds, GUIDE_TWIN_SEEDS)`.
+    pub fn guide_twin_seeds(&self) -> u64 {
+        self.seeds.min(GUIDE_TWIN_SEEDS)
+    }
 }
 
 /// Parses `500ms`, `2s`, `1.5s`, `10m` or a bare number of seconds; a duration must be
@@ -595,6 +678,9 @@ pub struct SubjectResult {
     pub twin_reports: usize,
     /// CPU other processes used while this subject's buggy runs ran, in cores.
     pub other_cpu: Option<f64>,
+    /// Each compared guide's runs, in [`GUIDES`]' order; `None` when guides were not
+    /// compared.
+    pub guides: Option<Vec<GuideResult>>,
 }
 
 impl SubjectResult {
@@ -611,6 +697,95 @@ impl SubjectResult {
     /// The naive test's statistics, if it ran.
     pub fn naive_stats(&self) -> Option<Stats> {
         self.naive.as_deref().and_then(Stats::of)
+    }
+
+    /// The runs of `guide`, if it was compared.
+    pub fn guide(&self, guide: Guide) -> Option<&GuideResult> {
+        self.guides.as_deref()?.iter().find(|g| g.guide == guide)
+    }
+}
+
+/// The counts of a [`MapCoverage`], kept for the table and the JSON.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CoverageCounts {
+    /// Feasible memory-access patterns covered.
+    pub covered: u64,
+    /// Feasible memory-access patterns.
+    pub feasible: u64,
+    /// Pairs of concurrent methods run against each other.
+    pub pairs_covered: u64,
+    /// Pairs of concurrent methods.
+    pub pairs_total: u64,
+    /// Controlled executions read.
+    pub executions: u64,
+    /// Of those, executions with an access sequence not seen before.
+    pub distinct_executions: u64,
+}
+
+impl CoverageCounts {
+    /// The counts of `c`.
+    pub fn of(c: &MapCoverage) -> CoverageCounts {
+        CoverageCounts {
+            covered: c.covered,
+            feasible: c.feasible,
+            pairs_covered: c.pairs_covered as u64,
+            pairs_total: c.pairs_total,
+            executions: c.executions,
+            distinct_executions: c.distinct_executions,
+        }
+    }
+
+    /// Covered over feasible (as [`MapCoverage::ratio`]); `None` when nothing is feasible.
+    pub fn ratio(&self) -> Option<f64> {
+        (self.feasible > 0).then(|| self.covered as f64 / self.feasible as f64)
+    }
+}
+
+/// One check of a correct twin.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TwinCheck {
+    /// The seed.
+    pub seed: u64,
+    /// It reported a violation: a false positive.
+    pub reported: bool,
+    /// The MAP-coverage it reached; `None` when it was not measured or the check did not
+    /// run.
+    pub coverage: Option<CoverageCounts>,
+    /// Why the coverage is missing, or what went wrong.
+    pub note: Option<String>,
+}
+
+/// One guide's checks of one subject.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GuideResult {
+    /// The guide.
+    pub guide: Guide,
+    /// Checks of the buggy type, one per seed; for the random guide, the tool's runs.
+    pub runs: Vec<Run>,
+    /// Checks of the correct twin, seeds `0..min(N, GUIDE_TWIN_SEEDS)`; for the random
+    /// guide, the first of the tool's twin checks.
+    pub twin: Vec<TwinCheck>,
+}
+
+impl GuideResult {
+    /// The statistics of the buggy runs.
+    pub fn stats(&self) -> Option<Stats> {
+        Stats::of(&self.runs)
+    }
+
+    /// The median MAP-coverage ratio over the twin checks that measured it.
+    pub fn twin_coverage(&self) -> Option<f64> {
+        let ratios: Vec<f64> = self
+            .twin
+            .iter()
+            .filter_map(|t| t.coverage?.ratio())
+            .collect();
+        median(&ratios)
+    }
+
+    /// Twin checks that reported a violation.
+    pub fn twin_reports(&self) -> usize {
+        self.twin.iter().filter(|t| t.reported).count()
     }
 }
 
@@ -703,6 +878,47 @@ pub fn table_row(r: &SubjectResult, cols: Columns) -> String {
     cells(&c)
 }
 
+/// The found runs over the runs, summed over the subjects that have statistics; `-` when
+/// none has.
+fn found_sum(stats: &[Option<Stats>]) -> String {
+    let (mut found, mut runs, mut any) = (0, 0, false);
+    for s in stats.iter().flatten() {
+        (found, runs, any) = (found + s.found, runs + s.runs, true);
+    }
+    if any {
+        format!("{found}/{runs}")
+    } else {
+        "-".to_string()
+    }
+}
+
+/// The geometric mean of the estimates, rendered; `-` when one is missing or none is there.
+fn geomean_cell(v: Vec<Option<Estimate>>, render: fn(Estimate) -> String) -> String {
+    v.into_iter()
+        .collect::<Option<Vec<_>>>()
+        .and_then(|v| geomean(&v))
+        .map_or_else(|| "-".to_string(), render)
+}
+
+/// The geometric mean of the subjects' median times to bug, as seconds.
+fn geomean_of_medians(stats: &[Option<Stats>]) -> String {
+    geomean_cell(
+        stats.iter().map(|s| s.as_ref().map(|s| s.median)).collect(),
+        Estimate::secs,
+    )
+}
+
+/// The geometric mean of the subjects' ratios of medians `over / under`, as a ratio.
+fn geomean_of_ratios(over: &[Option<Stats>], under: &[Option<Stats>]) -> String {
+    geomean_cell(
+        over.iter()
+            .zip(under)
+            .map(|(o, u)| Some(o.as_ref()?.median.ratio(u.as_ref()?.median)))
+            .collect(),
+        Estimate::times,
+    )
+}
+
 /// The geometric means over `results`: of each mode's median time to bug, and of the
 /// per-subject ratios; the found columns add up.
 pub fn geomean_row(label: &str, results: &[&SubjectResult], cols: Columns) -> String {
@@ -712,38 +928,9 @@ pub fn geomean_row(label: &str, results: &[&SubjectResult], cols: Columns) -> St
         results.iter().map(|r| r.paper_stats()).collect(),
         results.iter().map(|r| r.naive_stats()).collect(),
     ];
-    let sum = |mode: usize| {
-        let (mut found, mut runs, mut any) = (0, 0, false);
-        for s in stats[mode].iter().flatten() {
-            (found, runs, any) = (found + s.found, runs + s.runs, true);
-        }
-        if any {
-            format!("{found}/{runs}")
-        } else {
-            "-".to_string()
-        }
-    };
-    let gm = |v: Vec<Option<Estimate>>, render: fn(Estimate) -> String| {
-        v.into_iter()
-            .collect::<Option<Vec<_>>>()
-            .and_then(|v| geomean(&v))
-            .map_or_else(|| "-".to_string(), render)
-    };
-    let medians = |mode: usize| {
-        let v = stats[mode]
-            .iter()
-            .map(|s| s.as_ref().map(|s| s.median))
-            .collect();
-        gm(v, Estimate::secs)
-    };
-    let ratios = |mode: usize| {
-        let v = stats[mode]
-            .iter()
-            .zip(&stats[0])
-            .map(|(b, t)| Some(b.as_ref()?.median.ratio(t.as_ref()?.median)))
-            .collect();
-        gm(v, Estimate::times)
-    };
+    let sum = |mode: usize| found_sum(&stats[mode]);
+    let medians = |mode: usize| geomean_of_medians(&stats[mode]);
+    let ratios = |mode: usize| geomean_of_ratios(&stats[mode], &stats[0]);
     let mut c = vec![
         String::new(),
         format!("**{label}**"),
@@ -814,6 +1001,160 @@ pub fn table_notes(budget: Duration) -> String {
          Tests and executions to bug are medians over the tool's finds. \"twin reports\": \
          checks of the correct twin that reported a violation (any is a false positive).",
         secs(budget.as_secs_f64())
+    )
+}
+
+// ---------------------------------------------------------------------------------------
+// The guides table.
+// ---------------------------------------------------------------------------------------
+
+/// The ratios of [`GUIDE_RATIOS`] whose two guides are among `guides`.
+fn guide_ratios(guides: &[Guide]) -> Vec<(Guide, Guide)> {
+    GUIDE_RATIOS
+        .into_iter()
+        .filter(|(a, b)| guides.contains(a) && guides.contains(b))
+        .collect()
+}
+
+/// A ratio as a percentage: `41.2%`.
+fn percent(r: f64) -> String {
+    format!("{:.1}%", r * 100.0)
+}
+
+/// The header and separator lines of the guides table: per guide found and median, the
+/// ratios, per guide the twin's MAP-coverage, and the twin reports.
+pub fn guides_table_head(guides: &[Guide]) -> String {
+    let mut h = vec!["id".to_string(), "subject".to_string()];
+    for &g in guides {
+        h.push(format!("{} found", guide_name(g)));
+        h.push(format!("{} median", guide_name(g)));
+    }
+    for (a, b) in guide_ratios(guides) {
+        h.push(format!("{} / {}", guide_name(a), guide_name(b)));
+    }
+    for &g in guides {
+        h.push(format!("{} twin MAP-cov", guide_name(g)));
+    }
+    h.push("twin reports".to_string());
+    format!("| {} |\n|{}\n", h.join(" | "), "---|".repeat(h.len()))
+}
+
+/// One subject's row of the guides table.
+pub fn guides_row(r: &SubjectResult, guides: &[Guide]) -> String {
+    let stats = |g: Guide| r.guide(g).and_then(GuideResult::stats);
+    let mut c = vec![r.id.clone(), r.name.clone()];
+    for &g in guides {
+        let s = stats(g);
+        c.push(found(&s));
+        c.push(s.map_or_else(|| "-".to_string(), |s| s.median.secs()));
+    }
+    for (a, b) in guide_ratios(guides) {
+        c.push(match (stats(a), stats(b)) {
+            (Some(a), Some(b)) => a.median.ratio(b.median).times(),
+            _ => "-".to_string(),
+        });
+    }
+    for &g in guides {
+        c.push(
+            r.guide(g)
+                .and_then(GuideResult::twin_coverage)
+                .map_or_else(|| "-".to_string(), percent),
+        );
+    }
+    let twins = || guides.iter().filter_map(|&g| r.guide(g));
+    c.push(format!(
+        "{}/{}",
+        twins().map(GuideResult::twin_reports).sum::<usize>(),
+        twins().map(|g| g.twin.len()).sum::<usize>()
+    ));
+    cells(&c)
+}
+
+/// The last row of the guides table: per guide, the finds added up and the geometric mean
+/// of the median times; the geometric means of the ratios; per guide, the mean of the
+/// subjects' median twin coverage.
+pub fn guides_geomean_row(label: &str, results: &[&SubjectResult], guides: &[Guide]) -> String {
+    let stats = |g: Guide| -> Vec<Option<Stats>> {
+        results
+            .iter()
+            .map(|r| r.guide(g).and_then(GuideResult::stats))
+            .collect()
+    };
+    let mut c = vec![String::new(), format!("**{label}**")];
+    for &g in guides {
+        let s = stats(g);
+        c.extend([found_sum(&s), geomean_of_medians(&s)]);
+    }
+    for (a, b) in guide_ratios(guides) {
+        c.push(geomean_of_ratios(&stats(a), &stats(b)));
+    }
+    for &g in guides {
+        let v: Vec<f64> = results
+            .iter()
+            .filter_map(|r| r.guide(g)?.twin_coverage())
+            .collect();
+        c.push(if v.is_empty() {
+            "-".to_string()
+        } else {
+            percent(v.iter().sum::<f64>() / v.len() as f64)
+        });
+    }
+    let twins = || {
+        results
+            .iter()
+            .flat_map(|r| guides.iter().filter_map(|&g| r.guide(g)))
+    };
+    c.push(format!(
+        "{}/{}",
+        twins().map(GuideResult::twin_reports).sum::<usize>(),
+        twins().map(|g| g.twin.len()).sum::<usize>()
+    ));
+    cells(&c)
+}
+
+/// The guides table: a row per subject, then the geometric means over all of them.
+pub fn guides_table(results: &[SubjectResult], guides: &[Guide]) -> String {
+    let mut out = guides_table_head(guides);
+    for r in results {
+        out.push_str(&guides_row(r, guides));
+        out.push('\n');
+    }
+    if results.is_empty() {
+        return out;
+    }
+    let all: Vec<&SubjectResult> = results.iter().collect();
+    let label = format!("geo-mean, all {} subject(s)", all.len());
+    out.push_str(&guides_geomean_row(&label, &all, guides));
+    out.push('\n');
+    out
+}
+
+/// What the guides table's columns mean, for below it.
+pub fn guides_notes(settings: &Settings) -> String {
+    let twin_seeds = settings.guide_twin_seeds();
+    format!(
+        "Each guide is the tool's config (Config::default() with seed and budget) with `guide` \
+         set: random is the default (random methods and schedules; its runs are the tool's \
+         runs above), pairs is CovCon's method-pair coverage (each test runs the pair of \
+         methods run concurrently least so far), map is MAPTest's memory-access-pattern \
+         guidance (each test aims at an uncovered pattern, each execution schedules towards \
+         it). On each subject the guides take turns seed by seed, seeds 0..{}, each with the \
+         budget {}; a find counts as in the table above. Found and median as above: a miss \
+         counts as the budget, ≥ marks a median with a miss in it. A ratio X / Y is X's \
+         median over Y's, below 1 when X finds the bug sooner: ≥ when X's median is \
+         censored, ≤ when Y's is, ~ when both are. \"twin MAP-cov\": the memory-access \
+         patterns covered over the feasible ones on the correct twin in a check of {} with \
+         that guide, median over seeds 0..{twin_seeds} (the paper's RQ2, coverage \
+         achieved; the feasible patterns include sites a check first reaches concurrently, \
+         so the denominator can differ between checks: the JSON has both counts of each); \
+         \"twin reports\": those checks that reported a violation (any is a \
+         false positive). Last row: geometric means of the medians and of the ratios, the \
+         finds added up, and the arithmetic mean of the subjects' median coverage. The \
+         MAPTest paper (Wang et al., ASE 2019) reports MAP guidance finding the bugs 17× \
+         faster than CovCon on average: map / pairs about 0.06 here.",
+        settings.seeds,
+        secs(settings.budget.as_secs_f64()),
+        secs(settings.twin_budget.as_secs_f64()),
     )
 }
 
@@ -974,7 +1315,7 @@ pub fn header(meta: &Meta) -> String {
     }
     let _ = writeln!(
         out,
-        "- settings: seeds 0..{}, budget {} per run, twin budget {} per check, tool = Config::default() with seed and budget; baselines: {}{}",
+        "- settings: seeds 0..{}, budget {} per run, twin budget {} per check, tool = Config::default() with seed and budget; baselines: {}{}{}",
         s.seeds,
         secs(s.budget.as_secs_f64()),
         secs(s.twin_budget.as_secs_f64()),
@@ -982,6 +1323,19 @@ pub fn header(meta: &Meta) -> String {
             "none".to_string()
         } else {
             baselines.join(", ")
+        },
+        if s.guides.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; guides compared: {} (twin coverage over seeds 0..{})",
+                s.guides
+                    .iter()
+                    .map(|&g| guide_name(g))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                s.guide_twin_seeds()
+            )
         },
         if s.quick { "; quick mode" } else { "" }
     );
@@ -1152,6 +1506,68 @@ fn runs_json(runs: &[Run]) -> Json {
     ])
 }
 
+fn coverage_json(c: CoverageCounts) -> Json {
+    Json::obj([
+        ("covered", Json::Num(c.covered as f64)),
+        ("feasible", Json::Num(c.feasible as f64)),
+        ("ratio", Json::opt(c.ratio(), Json::Num)),
+        ("pairs_covered", Json::Num(c.pairs_covered as f64)),
+        ("pairs_total", Json::Num(c.pairs_total as f64)),
+        ("executions", Json::Num(c.executions as f64)),
+        (
+            "distinct_executions",
+            Json::Num(c.distinct_executions as f64),
+        ),
+    ])
+}
+
+fn guide_json(g: &GuideResult) -> Json {
+    let twin = g
+        .twin
+        .iter()
+        .map(|t| {
+            Json::obj([
+                ("seed", Json::Num(t.seed as f64)),
+                ("reported", Json::Bool(t.reported)),
+                ("coverage", Json::opt(t.coverage, coverage_json)),
+                ("note", Json::opt(t.note.clone(), Json::Str)),
+            ])
+        })
+        .collect();
+    Json::obj([
+        ("guide", Json::str(guide_name(g.guide))),
+        ("buggy", runs_json(&g.runs)),
+        (
+            "twin",
+            Json::obj([
+                ("runs_count", Json::Num(g.twin.len() as f64)),
+                ("reports", Json::Num(g.twin_reports() as f64)),
+                ("median_coverage", Json::opt(g.twin_coverage(), Json::Num)),
+                ("runs", Json::Arr(twin)),
+            ]),
+        ),
+    ])
+}
+
+/// The ratios of the guides' medians, `map_over_pairs` and so on, of the guides compared.
+fn guide_ratios_json(r: &SubjectResult, guides: &[GuideResult]) -> Json {
+    let compared: Vec<Guide> = guides.iter().map(|g| g.guide).collect();
+    let stats = |g: Guide| r.guide(g).and_then(GuideResult::stats);
+    Json::Obj(
+        guide_ratios(&compared)
+            .into_iter()
+            .map(|(a, b)| {
+                let key = format!("{}_over_{}", guide_name(a), guide_name(b));
+                let value = match (stats(a), stats(b)) {
+                    (Some(a), Some(b)) => estimate_json(a.median.ratio(b.median)),
+                    _ => Json::Null,
+                };
+                (key, value)
+            })
+            .collect(),
+    )
+}
+
 /// The JSON of one subject's results.
 pub fn subject_json(r: &SubjectResult) -> Json {
     let tool = r.tool_stats();
@@ -1178,6 +1594,16 @@ pub fn subject_json(r: &SubjectResult) -> Json {
             ]),
         ),
         ("other_cpu_cores", Json::opt(r.other_cpu, Json::Num)),
+        (
+            "guides",
+            Json::opt(r.guides.as_deref(), |g| {
+                Json::Arr(g.iter().map(guide_json).collect())
+            }),
+        ),
+        (
+            "guide_ratios",
+            Json::opt(r.guides.as_deref(), |g| guide_ratios_json(r, g)),
+        ),
     ])
 }
 
@@ -1212,6 +1638,11 @@ pub fn report_json(meta: &Meta, results: &[SubjectResult]) -> Json {
                 ("budget_s", Json::Num(s.budget.as_secs_f64())),
                 ("twin_budget_s", Json::Num(s.twin_budget.as_secs_f64())),
                 ("baselines", Json::Arr(baselines)),
+                (
+                    "guides",
+                    Json::Arr(s.guides.iter().map(|&g| Json::str(guide_name(g))).collect()),
+                ),
+                ("guide_twin_seeds", Json::Num(s.guide_twin_seeds() as f64)),
                 ("quick", Json::Bool(s.quick)),
                 (
                     "subjects",
@@ -1347,7 +1778,240 @@ mod tests {
             twin_runs: 3,
             twin_reports: 0,
             other_cpu: Some(0.5),
+            guides: None,
         }
+    }
+
+    fn twin_check(seed: u64, covered: u64, feasible: u64) -> TwinCheck {
+        TwinCheck {
+            seed,
+            reported: false,
+            coverage: Some(CoverageCounts {
+                covered,
+                feasible,
+                pairs_covered: 3,
+                pairs_total: 6,
+                executions: 400,
+                distinct_executions: 40,
+            }),
+            note: None,
+        }
+    }
+
+    /// `sample()` with the three guides: random is the tool's runs (0.2 s), pairs takes
+    /// 2 s, 1 s and a miss (median 2 s), map 0.1 s; the twin's coverage is 50%, 25% and 75%.
+    fn with_guides() -> SubjectResult {
+        let mut r = sample();
+        let mut reported = twin_check(1, 3, 4);
+        reported.reported = true;
+        r.guides = Some(vec![
+            GuideResult {
+                guide: Guide::Random,
+                runs: r.tool.clone(),
+                twin: vec![twin_check(0, 1, 2), twin_check(1, 2, 4)],
+            },
+            GuideResult {
+                guide: Guide::Pairs,
+                runs: vec![hit(2.0), hit(1.0), miss()],
+                twin: vec![twin_check(0, 1, 4), twin_check(1, 1, 4)],
+            },
+            GuideResult {
+                guide: Guide::Map,
+                runs: vec![hit(0.1), hit(0.1), hit(0.2)],
+                twin: vec![twin_check(0, 3, 4), reported],
+            },
+        ]);
+        r
+    }
+
+    const ALL_GUIDES: [Guide; 3] = [Guide::Random, Guide::Pairs, Guide::Map];
+
+    #[test]
+    fn a_guides_row() {
+        let r = with_guides();
+        assert_eq!(
+            guides_row(&r, &ALL_GUIDES),
+            "| V1 | string_buffer | 3/3 | 0.200 s | 2/3 | 2.000 s | 3/3 | 0.100 s \
+             | 0.050× | 0.50× | 10.0× | 50.0% | 25.0% | 75.0% | 1/6 |"
+        );
+        let head = guides_table_head(&ALL_GUIDES);
+        let names = head.lines().next().unwrap();
+        assert_eq!(
+            names,
+            "| id | subject | random found | random median | pairs found | pairs median \
+             | map found | map median | map / pairs | map / random | pairs / random \
+             | random twin MAP-cov | pairs twin MAP-cov | map twin MAP-cov | twin reports |"
+        );
+        assert_eq!(
+            head.lines().nth(1).unwrap(),
+            format!("|{}", "---|".repeat(15))
+        );
+        // Two guides: only their ratio, only their columns; a guide that did not run is `-`.
+        let two = [Guide::Pairs, Guide::Map];
+        assert_eq!(
+            guides_row(&r, &two),
+            "| V1 | string_buffer | 2/3 | 2.000 s | 3/3 | 0.100 s | 0.050× | 25.0% | 75.0% | 1/4 |"
+        );
+        assert_eq!(
+            guides_table_head(&two)
+                .lines()
+                .next()
+                .unwrap()
+                .matches(" | ")
+                .count()
+                + 1,
+            10
+        );
+        let mut no_map = with_guides();
+        no_map.guides.as_mut().unwrap().pop();
+        assert_eq!(
+            guides_row(&no_map, &two),
+            "| V1 | string_buffer | 2/3 | 2.000 s | - | - | - | 25.0% | - | 0/2 |"
+        );
+    }
+
+    #[test]
+    fn the_guides_are_described() {
+        let settings = match parse_args(["--guides", "pairs,map", "--seeds", "2"]).unwrap() {
+            Command::Run(s) => s,
+            Command::Help => unreachable!(),
+        };
+        let notes = guides_notes(&settings);
+        assert!(
+            notes.contains("seeds 0..2, each with the budget 10.0 s"),
+            "{notes}"
+        );
+        assert!(notes.contains("a check of 1.000 s with that guide, median over seeds 0..2"));
+        assert!(notes.contains("17× faster than CovCon"));
+        let meta = Meta {
+            date: "2026-11-21".into(),
+            cores: 2,
+            cpu: "cpu".into(),
+            load_before: None,
+            load_after: None,
+            other_cpu: None,
+            command: "cargo bench".into(),
+            settings,
+            subjects: vec![],
+            json: "x.json".into(),
+            wall: Duration::from_secs(1),
+        };
+        assert!(header(&meta)
+            .contains("; guides compared: pairs, map (twin coverage over seeds 0..2)\n"));
+    }
+
+    #[test]
+    fn guide_medians_and_ratios_carry_the_bounds() {
+        let mut r = with_guides();
+        // Pairs misses twice: its median is censored, so map / pairs is at most, pairs /
+        // random at least.
+        r.guides.as_mut().unwrap()[1].runs = vec![hit(2.0), miss(), miss()];
+        let row = guides_row(&r, &ALL_GUIDES);
+        assert!(
+            row.contains("| 1/3 | ≥10.0 s |") && row.contains("| ≤0.010× | 0.50× | ≥50.0× |"),
+            "{row}"
+        );
+    }
+
+    #[test]
+    fn twin_coverage_is_a_median_over_the_measured_checks() {
+        let mut g = with_guides().guides.unwrap().remove(0);
+        assert_eq!(g.twin_coverage(), Some(0.5));
+        g.twin.push(TwinCheck {
+            seed: 2,
+            reported: false,
+            coverage: None,
+            note: Some("coverage not measured".into()),
+        });
+        g.twin.push(twin_check(3, 0, 0));
+        assert_eq!(
+            g.twin_coverage(),
+            Some(0.5),
+            "unmeasured and empty checks left out"
+        );
+        g.twin.push(twin_check(4, 4, 4));
+        assert_eq!(g.twin_coverage(), Some(0.5));
+        assert_eq!(g.twin_reports(), 0);
+        g.twin.clear();
+        assert_eq!(g.twin_coverage(), None);
+    }
+
+    #[test]
+    fn the_guides_table_ends_with_geometric_means() {
+        let mut other = with_guides();
+        other.id = "V2".into();
+        // Here map is 4 times slower than pairs (0.4 s against 0.1 s), and covers 25%.
+        let g = other.guides.as_mut().unwrap();
+        g[1].runs = vec![hit(0.1); 3];
+        g[2].runs = vec![hit(0.4); 3];
+        g[2].twin = vec![twin_check(0, 1, 4)];
+        let t = guides_table(&[with_guides(), other], &ALL_GUIDES);
+        let lines: Vec<&str> = t.lines().collect();
+        assert_eq!(lines.len(), 2 + 2 + 1);
+        // map / pairs: 0.05 and 4 → √0.2; map / random: 0.5 and 2 → 1; pairs / random: 10
+        // and 0.5 → √5. Coverage: means of the medians, (75% + 25%) / 2 for map.
+        assert_eq!(
+            lines[4],
+            "|  | **geo-mean, all 2 subject(s)** | 6/6 | 0.200 s | 5/6 | 0.447 s | 6/6 | 0.200 s \
+             | 0.45× | 1.00× | 2.24× | 50.0% | 25.0% | 50.0% | 1/11 |"
+        );
+        assert_eq!(guides_table(&[], &ALL_GUIDES).lines().count(), 2);
+    }
+
+    #[test]
+    fn guides_json_parses_back() {
+        let meta = Meta {
+            date: "2026-11-21".into(),
+            cores: 2,
+            cpu: "cpu".into(),
+            load_before: None,
+            load_after: None,
+            other_cpu: None,
+            command: "cargo bench -- --guides all".into(),
+            settings: match parse_args(["--guides", "all", "--seeds", "2"]).unwrap() {
+                Command::Run(s) => s,
+                Command::Help => unreachable!(),
+            },
+            subjects: vec!["string_buffer".into()],
+            json: "/tmp/x.json".into(),
+            wall: Duration::from_secs(1),
+        };
+        let value = report_json(&meta, &[with_guides(), sample()]);
+        let text = value.render();
+        assert_eq!(parse::value(&text).expect("valid JSON"), value);
+        let get = |v: &Json, key: &str| match v {
+            Json::Obj(pairs) => pairs.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone()),
+            _ => None,
+        };
+        let settings = get(&value, "settings").unwrap();
+        assert_eq!(
+            get(&settings, "guides"),
+            Some(Json::Arr(vec![
+                Json::str("random"),
+                Json::str("pairs"),
+                Json::str("map")
+            ]))
+        );
+        assert_eq!(get(&settings, "guide_twin_seeds"), Some(Json::Num(2.0)));
+        let Some(Json::Arr(subjects)) = get(&value, "subjects") else {
+            panic!("no subjects")
+        };
+        let ratios = get(&subjects[0], "guide_ratios").unwrap();
+        let map_over_pairs = get(&ratios, "map_over_pairs").unwrap();
+        assert_eq!(get(&map_over_pairs, "value"), Some(Json::Num(0.05)));
+        assert_eq!(get(&map_over_pairs, "bound"), Some(Json::str("exact")));
+        let Some(Json::Arr(guides)) = get(&subjects[0], "guides") else {
+            panic!("no guides")
+        };
+        assert_eq!(get(&guides[2], "guide"), Some(Json::str("map")));
+        let twin = get(&guides[2], "twin").unwrap();
+        assert_eq!(get(&twin, "median_coverage"), Some(Json::Num(0.75)));
+        assert_eq!(get(&twin, "reports"), Some(Json::Num(1.0)));
+        assert_eq!(
+            get(&subjects[1], "guides"),
+            Some(Json::Null),
+            "not compared"
+        );
     }
 
     const BOTH: Columns = Columns {
@@ -1610,7 +2274,7 @@ mod tests {
             other => panic!("{other:?}"),
         };
         let d = run(&["--bench"]);
-        assert!(d.under_bench && !d.quick && d.paper && d.naive);
+        assert!(d.under_bench && !d.quick && d.paper && d.naive && d.guides.is_empty());
         assert_eq!((d.seeds, d.subjects.clone()), (10, Selection::All));
         assert_eq!(
             (d.budget, d.twin_budget),
@@ -1618,6 +2282,8 @@ mod tests {
         );
         let q = run(&["--quick", "--seeds=3"]);
         assert_eq!((q.seeds, q.subjects), (3, Selection::Quick));
+        assert_eq!(q.guides, [Guide::Random, Guide::Pairs, Guide::Map]);
+        assert_eq!(run(&["--quick", "--guides", "none"]).guides, []);
         assert_eq!(
             (q.budget, q.twin_budget),
             (Duration::from_secs(5), Duration::from_millis(300))
@@ -1639,6 +2305,33 @@ mod tests {
         );
         assert_eq!(s.json, Some(PathBuf::from("x.json")));
         assert_eq!(parse_args(["--help"]), Ok(Command::Help));
+        let all = [Guide::Random, Guide::Pairs, Guide::Map];
+        assert_eq!(run(&["--guides", "all"]).guides, all);
+        assert_eq!(
+            run(&["--guides=map, random,map"]).guides,
+            [Guide::Random, Guide::Map]
+        );
+        assert_eq!(run(&["--guides", "all", "--guides", "none"]).guides, []);
+        let g = run(&["--baselines", "none", "--guides", "pairs", "--seeds", "5"]);
+        assert_eq!(
+            (g.paper, g.naive, g.guides.clone(), g.guide_twin_seeds()),
+            (false, false, vec![Guide::Pairs], 3)
+        );
+        assert_eq!(
+            run(&["--seeds", "2", "--guides", "all"]).guide_twin_seeds(),
+            2
+        );
+        for bad in [
+            &["--guides", "covcon"][..],
+            &["--guides", "map,,pairs"],
+            &["--guides"],
+        ] {
+            let e = parse_args(bad.iter().copied()).unwrap_err();
+            assert!(e.starts_with("`--guides"), "{e}");
+        }
+        assert!(parse_args(["--guides", "fast"])
+            .unwrap_err()
+            .contains("expected `random`, `pairs`, `map`, `all` or `none`"));
         for bad in [
             &["--frobnicate"][..],
             &["--seeds", "0"],
