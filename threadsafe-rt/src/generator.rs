@@ -405,12 +405,24 @@ impl<'c, T: Send + Sync + 'static> Generator<'c, T> {
         let concurrent: Vec<usize> = (0..self.desc.methods.len())
             .filter(|&m| self.desc.methods[m].receiver.is_concurrent())
             .collect();
+        let choices = vec![concurrent; self.config.cut_call_tries];
+        self.build_suffix(p, &choices, runner)
+    }
+
+    /// A suffix on prefix `p`: per entry of `choices`, a call of a random method among the
+    /// entry's, kept if the suffix still runs sequentially. `None` if no call was kept.
+    fn build_suffix(
+        &mut self,
+        p: usize,
+        choices: &[Vec<usize>],
+        runner: &mut SeqRunner,
+    ) -> Option<(Vec<Call>, VarTypes)> {
         let mut suffix: Vec<Call> = Vec::new();
         let mut vars = self.prefixes[p].vars.clone();
         let scope = Scope::Thread(0);
-        for _ in 0..self.config.cut_call_tries {
+        for methods in choices {
             let instances = self.prefixes[p].instances;
-            let Some(mut call) = self.call_cut(&concurrent, instances, scope, &vars) else {
+            let Some(mut call) = self.call_cut(methods, instances, scope, &vars) else {
                 continue;
             };
             let mut calls = suffix.clone();
@@ -455,37 +467,8 @@ impl<'c, T: Send + Sync + 'static> Generator<'c, T> {
     fn planned_test(&mut self, p: usize, plan: &Plan, runner: &mut SeqRunner) -> Option<ReadyTest> {
         let mut threads = Vec::with_capacity(self.config.threads);
         for methods in &plan.threads {
-            let mut suffix: Vec<Call> = Vec::new();
-            let mut vars = self.prefixes[p].vars.clone();
-            let scope = Scope::Thread(0);
-            for &m in methods {
-                let instances = self.prefixes[p].instances;
-                let Some(mut call) = self.call_cut(&[m], instances, scope, &vars) else {
-                    continue;
-                };
-                let mut calls = suffix.clone();
-                calls.push(call.clone());
-                let test = TestCase {
-                    prefix: self.prefixes[p].calls.clone(),
-                    threads: vec![calls],
-                    post: Vec::new(),
-                };
-                let Some(produced) = self.validate(&test, &call, runner) else {
-                    continue;
-                };
-                if let Produced::Value(ty) = produced {
-                    let index = suffix
-                        .iter()
-                        .filter(|c| matches!(c.out, Out::Var(_)))
-                        .count();
-                    call.out = Out::Var(index);
-                    vars.0.push((VarRef { scope, index }, ty));
-                }
-                suffix.push(call);
-            }
-            if suffix.is_empty() {
-                return None;
-            }
+            let choices: Vec<Vec<usize>> = methods.iter().map(|&m| vec![m]).collect();
+            let (suffix, _) = self.build_suffix(p, &choices, runner)?;
             threads.push(rescope(&suffix, Scope::Thread(threads.len())));
         }
         while threads.len() < self.config.threads {

@@ -100,6 +100,17 @@
 //! code under test; gate deadlocks are reported, not hung on. A violation found under control
 //! is printed as such a gated test too, so the bug becomes a deterministic regression test.
 //!
+//! # MAP-coverage
+//!
+//! Each report of a controlled check gives its memory-access-pattern coverage ([`Coverage`],
+//! [`MapCoverage`]; Wang et al., ASE 2019): of the 17 patterns in which two threads read and
+//! write one or two shared variables (a [`sync`] primitive, by where it was created, or a
+//! field of `self` that a statement of an annotated method accesses), how many feasible
+//! instances its executions covered, which remain, and which method pairs ran concurrently.
+//! `guide = "pairs"` or `"map"` ([`Guide`]) lets that coverage choose the methods of each
+//! test and, for `"map"`, steer each controlled schedule towards an uncovered pattern;
+//! `stop_when_covered = true` ends the check at full coverage ([`Ended`]).
+//!
 //! # Knobs
 //!
 //! Attribute arguments, all optional: `prefixes` (25), `suffixes` (500),
@@ -108,10 +119,12 @@
 //! `executor` (`"stress"` or `"paper"`), `schedule` (`"auto"`, `"controlled"`,
 //! `"stress"`), `strategy` (`"random"` or `"pct"`, with `depth`, 3), `statement_points`
 //! (true, or `"always"` for every build), `instantiate` (for generic impls, e.g. `instantiate = "Cache<String, u32>"`),
-//! `test = false`, `crate = "path"`. See [`Config`].
+//! `guide` (`"random"`, `"pairs"` or `"map"`), `stop_when_covered` (false), `test = false`,
+//! `crate = "path"`. See [`Config`].
 //!
 //! At run time, `THREADSAFE_SEED` (a `u64`, or `random`), `THREADSAFE_BUDGET` (`500ms`,
-//! `30s`, `10m`) and `THREADSAFE_REPLAY` (a token from a report) override the attribute: a
+//! `30s`, `10m`), `THREADSAFE_GUIDE` (`random`, `pairs`, `map`) and `THREADSAFE_REPLAY` (a
+//! token from a report) override the attribute: a
 //! long hunt is one variable away, `THREADSAFE_BUDGET=10m cargo test thread_safe_`.
 //!
 //! # Debugging a failure
