@@ -94,6 +94,10 @@ pub fn check<T: Subject>(config: &Config) -> Report {
     let tracker = Arc::new(Mutex::new(Tracker::new(concurrent_methods(desc))));
     let probe = Generator::probe(desc, config, &mut seq);
     lock(&tracker).probed(desc, &probe);
+    if config.guide != Guide::Map && !config.stop_when_covered {
+        // Nothing reads the coverage during the check: match after the last test.
+        lock(&tracker).defer_matching();
+    }
     'rounds: while Instant::now() < deadline {
         let mut gen = Generator::new(desc, config, round, std::mem::take(&mut hung))
             .guided(config.guide, tracker.clone());
@@ -112,7 +116,7 @@ pub fn check<T: Subject>(config: &Config) -> Report {
             if let Some(c) = &mut control {
                 c.coverage = Some(tracker.clone());
                 if config.guide == Guide::Map {
-                    let t = lock(&tracker);
+                    let mut t = lock(&tracker);
                     let methods = thread_methods(&ready.test);
                     c.targets = Some((
                         t.names(),
@@ -180,19 +184,21 @@ pub fn check<T: Subject>(config: &Config) -> Report {
         hung = gen.hung;
         round += 1;
     }
-    report.elapsed = start.elapsed();
-    report.abandoned_threads = seq.abandoned() + conc.abandoned();
     if report.ended == Ended::Exhausted && Instant::now() >= deadline {
         report.ended = Ended::Budget;
     }
     report.coverage = if report.controlled_tests > 0 {
-        Coverage::Measured(Box::new(lock(&tracker).summary()))
+        let mut t = lock(&tracker);
+        t.finish(config.budget / 4);
+        Coverage::Measured(Box::new(t.summary()))
     } else {
         Coverage::NotMeasured(
             "no controlled execution: free-running threads give no order of steps to match"
                 .to_string(),
         )
     };
+    report.elapsed = start.elapsed();
+    report.abandoned_threads = seq.abandoned() + conc.abandoned();
     report
 }
 

@@ -30,10 +30,14 @@
 //! - **Covered patterns.** Every controlled execution is converted; an access sequence
 //!   seen before is not matched again (matching costs more than running).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::BTreeSet;
 use std::fmt;
 use std::hash::{Hash, Hasher};
+
+// Fast, deterministic hashing: every controlled execution is hashed.
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet, FxHasher};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -316,6 +320,10 @@ pub struct MapCoverage {
     pub executions: u64,
     /// Executions with a new access sequence (only those are matched).
     pub distinct_executions: u64,
+    /// Of those, how many were not matched: the check matches them after its last test
+    /// (under guides other than `map`) for at most a quarter of its budget; these patterns
+    /// may be missing from `covered`.
+    pub unmatched: u64,
 }
 
 impl MapCoverage {
@@ -400,7 +408,15 @@ impl fmt::Display for MapCoverage {
             f,
             "    method pairs run concurrently: {}/{}; {} controlled executions, {} with a new access sequence",
             self.pairs_covered, self.pairs_total, self.executions, self.distinct_executions
-        )
+        )?;
+        if self.unmatched > 0 {
+            writeln!(
+                f,
+                "    note: {} of those were not matched (time cap after the last test): the coverage may be higher",
+                self.unmatched
+            )?;
+        }
+        Ok(())
     }
 }
 
@@ -411,12 +427,14 @@ pub enum Guide {
     /// Random methods (the feedback-directed generator) and random schedules.
     #[default]
     Random,
-    /// CovCon: each test runs the pair of methods run concurrently least so far; random
+    /// CovCon: the first two threads of each test start with the pair of methods run
+    /// concurrently least so far (then random calls, as random suffixes have); random
     /// schedules.
     Pairs,
-    /// MAPTest: each test runs methods that can cover an uncovered memory-access pattern
-    /// (Algorithm 4, ranked by method-pair coverage), and each execution eagerly schedules
-    /// the thread whose next step extends one such pattern (Algorithm 5).
+    /// MAPTest: the same, among the pairs that can still cover an uncovered memory-access
+    /// pattern with one call each (Algorithm 4, ranked by method-pair coverage); each
+    /// execution eagerly schedules the thread whose next step extends one of the patterns
+    /// the test can cover (Algorithm 5).
     Map,
 }
 
@@ -431,6 +449,9 @@ pub(crate) struct Plan {
 
 /// How many tests aim at one pattern before it is set aside as likely infeasible.
 const ATTEMPTS_PER_PATTERN: u32 = 3;
+
+/// Distinct access sequences kept for matching at the end, at most.
+const MAX_PENDING: usize = 100_000;
 
 /// Distinct traces kept per method for Algorithm 4.
 const TRACES_PER_METHOD: usize = 4;
@@ -448,9 +469,20 @@ pub(crate) struct Tracker {
     /// Concurrent methods, by index into the description's methods.
     concurrent: Vec<usize>,
     traces: Vec<MethodTrace>,
+    /// Hashes of the access sequences matched so far.
     seen: HashSet<u64>,
+    /// Hashes of the step sequences read so far.
+    seen_steps: HashSet<u64>,
+    /// Match at the end (see [`defer_matching`](Self::defer_matching)).
+    deferred: bool,
+    /// Distinct access sequences waiting to be matched.
+    pending: Vec<Vec<Access>>,
+    /// Distinct access sequences never matched (the time cap, or too many waiting).
+    unmatched: u64,
     executions: u64,
     attempts: HashMap<PatternKey, u32>,
+    /// [`pair_uncovered`](Self::pair_uncovered)'s lists, by (role `a`'s method, role `b`'s).
+    pair_keys: HashMap<(usize, usize), Vec<PatternKey>>,
 }
 
 impl Tracker {
@@ -467,9 +499,14 @@ impl Tracker {
             pairs: PairCoverage::new(),
             concurrent,
             traces: Vec::new(),
-            seen: HashSet::new(),
+            seen: HashSet::default(),
+            seen_steps: HashSet::default(),
+            deferred: false,
+            pending: Vec::new(),
+            unmatched: 0,
             executions: 0,
-            attempts: HashMap::new(),
+            attempts: HashMap::default(),
+            pair_keys: HashMap::default(),
         }
     }
 
@@ -479,7 +516,7 @@ impl Tracker {
         for (_, ops) in runs {
             self.names.link(ops);
         }
-        let mut ran = HashSet::new();
+        let mut ran = HashSet::default();
         let mut raw = Vec::new();
         for (m, ops) in runs {
             ran.insert(*m);
@@ -522,6 +559,20 @@ impl Tracker {
     /// Reads one controlled execution.
     pub(crate) fn add_trace(&mut self, trace: &[Step]) {
         self.executions += 1;
+        // Most executions repeat an earlier one step for step: know them by the steps
+        // themselves (pointers, no numbering) before converting anything.
+        let mut h = FxHasher::default();
+        for s in trace {
+            let at = match s.at {
+                Where::Code(l) => l as *const _ as usize,
+                Where::Statement(p) => p as *const _ as usize,
+            };
+            let var = s.var.map_or(0, |v| v as *const _ as usize);
+            (s.thread, s.op as u8, var, at, s.held).hash(&mut h);
+        }
+        if !self.seen_steps.insert(h.finish()) {
+            return;
+        }
         let mut raw = Vec::new();
         let mut accesses = Vec::new();
         for s in in_run_order(trace) {
@@ -532,20 +583,49 @@ impl Tracker {
                 accesses.push(a);
             }
         }
-        let mut h = std::collections::hash_map::DefaultHasher::new();
+        let mut h = FxHasher::default();
         accesses.hash(&mut h);
         if !self.seen.insert(h.finish()) {
             return;
         }
         self.later_sites += self.universe.add_accesses(&accesses);
-        self.covered.add_execution(&accesses);
+        if self.deferred {
+            if self.pending.len() < MAX_PENDING {
+                self.pending.push(accesses);
+            } else {
+                self.unmatched += 1;
+            }
+        } else {
+            self.covered.add_execution(&accesses);
+        }
+    }
+
+    /// Matching waits for [`finish`](Self::finish) (guides that do not plan by coverage:
+    /// the executions then do not wait for it).
+    pub(crate) fn defer_matching(&mut self) {
+        self.deferred = true;
+    }
+
+    /// Matches the access sequences deferred so far, for at most `cap`; those left are
+    /// counted in the report.
+    pub(crate) fn finish(&mut self, cap: Duration) {
+        let start = Instant::now();
+        let pending = std::mem::take(&mut self.pending);
+        let total = pending.len();
+        for (i, accesses) in pending.iter().enumerate() {
+            if start.elapsed() >= cap {
+                self.unmatched += (total - i) as u64;
+                break;
+            }
+            self.covered.add_execution(accesses);
+        }
     }
 
     /// Counts the method pairs of a test that ran (each call of one thread against each of
     /// another's).
     pub(crate) fn add_test(&mut self, test: &TestCase) {
         let methods = thread_methods(test);
-        let mut pairs = HashSet::new();
+        let mut pairs = HashSet::default();
         for (i, a) in methods.iter().enumerate() {
             for b in &methods[i + 1..] {
                 for &x in a {
@@ -572,7 +652,7 @@ impl Tracker {
         match guide {
             Guide::Random => None,
             Guide::Pairs => self.least_run_pair(rng),
-            Guide::Map => self.pattern_plan().or_else(|| self.least_run_pair(rng)),
+            Guide::Map => self.pattern_plan(rng).or_else(|| self.least_run_pair(rng)),
         }
     }
 
@@ -595,90 +675,80 @@ impl Tracker {
         })
     }
 
-    /// Algorithm 4: among the uncovered patterns with the most sites, one whose roles some
-    /// methods' traces can play; of those, the one whose method pair ran least.
-    fn pattern_plan(&mut self) -> Option<Plan> {
-        let set_aside = self
-            .attempts
-            .values()
-            .filter(|&&n| n >= ATTEMPTS_PER_PATTERN)
-            .count();
-        let candidates = self.covered.uncovered(&self.universe, 48 + set_aside);
-        let mut best: Option<(u64, Plan)> = None;
-        for key in candidates {
-            if self.attempts.get(&key).copied().unwrap_or(0) >= ATTEMPTS_PER_PATTERN {
-                continue;
+    /// The patterns one call of `a` (role `a`) and one of `b` (role `b`) can cover, not
+    /// covered or set aside yet, most sites first. Computed once per pair from the method
+    /// traces; covered ones are dropped as they are met, so repeated calls cost little.
+    fn pair_uncovered(&mut self, a: usize, b: usize) -> &[PatternKey] {
+        if !self.pair_keys.contains_key(&(a, b)) {
+            let mut keys = BTreeSet::new();
+            for (_, ta) in self.traces.iter().filter(|(m, _)| *m == a) {
+                for (_, tb) in self.traces.iter().filter(|(m, _)| *m == b) {
+                    keys.extend(map::pair_keys(ta, tb));
+                }
             }
-            let (Some(a), Some(b)) = (
-                map::role_calls(&key, Role::A, &self.traces),
-                map::role_calls(&key, Role::B, &self.traces),
-            ) else {
-                // No method plays a role: no test can cover it.
-                self.attempts.insert(key, ATTEMPTS_PER_PATTERN);
-                continue;
-            };
-            let runs = self.pairs.count(a[0], b[0]);
-            if best.as_ref().map_or(true, |(r, _)| runs < *r) {
-                best = Some((
-                    runs,
-                    Plan {
-                        target: Some(key),
-                        threads: [a, b],
-                    },
-                ));
-            }
+            let mut keys: Vec<PatternKey> = keys.into_iter().collect();
+            keys.sort_by_key(|k| std::cmp::Reverse(k.distinct_sites()));
+            self.pair_keys.insert((a, b), keys);
         }
-        let (_, plan) = best?;
-        if let Some(key) = plan.target {
-            *self.attempts.entry(key).or_default() += 1;
-        }
-        Some(plan)
+        let (covered, attempts) = (&self.covered, &self.attempts);
+        let keys = self.pair_keys.get_mut(&(a, b)).expect("just inserted");
+        keys.retain(|k| {
+            !covered.is_covered(k) && attempts.get(k).copied().unwrap_or(0) < ATTEMPTS_PER_PATTERN
+        });
+        keys
     }
 
-    /// Algorithm 5's set `P`: the patterns a test with these threads' methods can cover,
-    /// `first` first, up to `limit`.
+    /// Algorithm 4, ranked by method-pair coverage as MAPTest does: of the pairs of
+    /// concurrent methods (in both roles) that can still cover an uncovered pattern with one
+    /// call each, the pair run least so far (ties at random); it aims at the pattern with
+    /// the most sites among them.
+    fn pattern_plan(&mut self, rng: &mut ChaCha8Rng) -> Option<Plan> {
+        let c = self.concurrent.clone();
+        let mut pairs: Vec<(u64, u64, usize, usize)> = c
+            .iter()
+            .flat_map(|&a| c.iter().map(move |&b| (a, b)))
+            .map(|(a, b)| (self.pairs.count(a, b), rng.gen(), a, b))
+            .collect();
+        pairs.sort_unstable();
+        for (_, _, a, b) in pairs {
+            let Some(&key) = self.pair_uncovered(a, b).first() else {
+                continue;
+            };
+            *self.attempts.entry(key).or_default() += 1;
+            return Some(Plan {
+                target: Some(key),
+                threads: [vec![a], vec![b]],
+            });
+        }
+        None
+    }
+
+    /// Algorithm 5's set `P`: the patterns a test with these threads' methods can cover
+    /// (a call of one thread against a call of another), `first` first, up to `limit`.
     pub(crate) fn targets(
-        &self,
+        &mut self,
         threads: &[Vec<usize>],
         first: Option<PatternKey>,
         limit: usize,
     ) -> Vec<PatternKey> {
-        let traces: Vec<Vec<(u32, u32, Kind)>> = threads
-            .iter()
-            .map(|ms| {
-                ms.iter()
-                    .flat_map(|m| {
-                        self.traces
-                            .iter()
-                            .filter(move |(k, _)| k == m)
-                            .flat_map(|(_, t)| t.iter().copied())
-                    })
-                    .collect()
-            })
-            .collect();
-        let plays = |key: &PatternKey, role, t: usize| {
-            let wanted = key.role_steps(role);
-            let mut i = 0;
-            for x in &traces[t] {
-                if i < wanted.len() && *x == wanted[i] {
-                    i += 1;
-                }
-            }
-            i == wanted.len()
-        };
-        let coverable = |key: &PatternKey| {
-            (0..traces.len()).any(|a| {
-                plays(key, Role::A, a)
-                    && (0..traces.len()).any(|b| b != a && plays(key, Role::B, b))
-            })
-        };
         let mut out: Vec<PatternKey> = first.into_iter().collect();
-        for key in self.covered.uncovered(&self.universe, 4 * limit) {
-            if out.len() >= limit {
-                break;
-            }
-            if !out.contains(&key) && coverable(&key) {
-                out.push(key);
+        for (i, ta) in threads.iter().enumerate() {
+            for (j, tb) in threads.iter().enumerate() {
+                if i == j {
+                    continue;
+                }
+                for &a in ta {
+                    for &b in tb {
+                        for &k in self.pair_uncovered(a, b) {
+                            if out.len() >= limit {
+                                return out;
+                            }
+                            if !out.contains(&k) {
+                                out.push(k);
+                            }
+                        }
+                    }
+                }
             }
         }
         out
@@ -732,6 +802,7 @@ impl Tracker {
             pairs_total: PairCoverage::total(self.methods),
             executions: self.executions,
             distinct_executions: self.seen.len() as u64,
+            unmatched: self.unmatched,
         }
     }
 

@@ -461,13 +461,20 @@ impl<'c, T: Send + Sync + 'static> Generator<'c, T> {
         tracker.plan(guide, &mut self.rng)
     }
 
-    /// A test on prefix `p` whose first two threads call the plan's methods, in order (a
-    /// call that does not run sequentially there is left out); further threads get new
-    /// random suffixes.
+    /// A test on prefix `p` whose first two threads call the plan's methods, in order, each
+    /// followed by random calls up to `cut_call_tries` calls in all, as random suffixes
+    /// have (a call that does not run sequentially there is left out); further threads get
+    /// new random suffixes.
     fn planned_test(&mut self, p: usize, plan: &Plan, runner: &mut SeqRunner) -> Option<ReadyTest> {
+        let concurrent: Vec<usize> = (0..self.desc.methods.len())
+            .filter(|&m| self.desc.methods[m].receiver.is_concurrent())
+            .collect();
         let mut threads = Vec::with_capacity(self.config.threads);
         for methods in &plan.threads {
-            let choices: Vec<Vec<usize>> = methods.iter().map(|&m| vec![m]).collect();
+            let mut choices: Vec<Vec<usize>> = methods.iter().map(|&m| vec![m]).collect();
+            while choices.len() < self.config.cut_call_tries {
+                choices.push(concurrent.clone());
+            }
             let (suffix, _) = self.build_suffix(p, &choices, runner)?;
             threads.push(rescope(&suffix, Scope::Thread(threads.len())));
         }

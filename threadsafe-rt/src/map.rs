@@ -34,7 +34,10 @@
 //! the formula as printed. The two agree whenever at most one variable is accessed (the
 //! paper's worked example: 16).
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
+
+// Fast, deterministic hashing: matching hashes every partial match of every execution.
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::fmt;
 
 /// Whether a step reads or writes its variable.
@@ -404,14 +407,14 @@ impl PatternMatcher {
                     kind: next.kind,
                     thread_eq: shape[..len].iter().any(|s| s.role == next.role),
                     var_eq: shape[..len].iter().any(|s| s.var == next.var),
-                    buckets: HashMap::new(),
+                    buckets: HashMap::default(),
                 }
             })
             .collect();
         PatternMatcher {
             id,
             levels,
-            seen: HashSet::new(),
+            seen: HashSet::default(),
         }
     }
 
@@ -525,7 +528,7 @@ impl Matcher {
     pub(crate) fn new() -> Self {
         Matcher {
             per_pattern: PatternId::all().map(PatternMatcher::new).collect(),
-            found: HashSet::new(),
+            found: HashSet::default(),
         }
     }
 
@@ -944,6 +947,51 @@ impl PairCoverage {
 
 /// The accesses of one sequential run of a method, in order: `(site, var, kind)`.
 pub(crate) type MethodTrace = (usize, Vec<(u32, u32, Kind)>);
+
+/// The patterns one call with trace `a` (role `a`) and one with trace `b` (role `b`) can
+/// form when run concurrently: every choice of role-`a` steps in order from `a` and role-`b`
+/// steps in order from `b` that fits a shape (any such choice is realized by some
+/// interleaving of the two calls). Those with the most distinct sites first.
+pub(crate) fn pair_keys(a: &[(u32, u32, Kind)], b: &[(u32, u32, Kind)]) -> Vec<PatternKey> {
+    fn go(
+        id: PatternId,
+        traces: [&[(u32, u32, Kind)]; 2],
+        at: usize,
+        next: [usize; 2],
+        steps: &mut Vec<SiteVar>,
+        out: &mut BTreeSet<PatternKey>,
+    ) {
+        let shape = id.shape();
+        if at == shape.len() {
+            if let Some(k) = PatternKey::new(id, steps) {
+                out.insert(k);
+            }
+            return;
+        }
+        let role = match shape[at].role {
+            Role::A => 0,
+            Role::B => 1,
+        };
+        for i in next[role]..traces[role].len() {
+            let (site, var, kind) = traces[role][i];
+            if kind != shape[at].kind {
+                continue;
+            }
+            let mut n = next;
+            n[role] = i + 1;
+            steps.push(SiteVar { site, var });
+            go(id, traces, at + 1, n, steps, out);
+            steps.pop();
+        }
+    }
+    let mut out = BTreeSet::new();
+    for id in PatternId::all() {
+        go(id, [a, b], 0, [0, 0], &mut Vec::with_capacity(4), &mut out);
+    }
+    let mut keys: Vec<PatternKey> = out.into_iter().collect();
+    keys.sort_by_key(|k| std::cmp::Reverse(k.distinct_sites()));
+    keys
+}
 
 /// How many of `wanted`, from the start, occur in order (not necessarily adjacent) in
 /// `trace`.
@@ -1752,5 +1800,53 @@ mod tests {
         );
         assert_eq!(key(3, &[(5, X), (5, X)]).distinct_sites(), 1);
         assert_eq!(key(3, &[(5, X), (5, X)]).vars(), (X, None));
+    }
+
+    /// Every interleaving of the two threads' accesses (thread 0 = `a`, thread 1 = `b`).
+    fn interleavings(a: &[Access], b: &[Access]) -> Vec<Vec<Access>> {
+        if a.is_empty() || b.is_empty() {
+            return vec![a.iter().chain(b).copied().collect()];
+        }
+        let mut out = Vec::new();
+        for mut rest in interleavings(&a[1..], b) {
+            rest.insert(0, a[0]);
+            out.push(rest);
+        }
+        for mut rest in interleavings(a, &b[1..]) {
+            rest.insert(0, b[0]);
+            out.push(rest);
+        }
+        out
+    }
+
+    #[test]
+    fn pair_keys_are_what_some_interleaving_of_the_two_calls_covers() {
+        let a = [r(0, 1, X), w(0, 2, Y), r(0, 3, X), w(0, 4, X)];
+        let b = [w(1, 5, X), r(1, 6, Y), w(1, 7, Y)];
+        let trace = |t: &[Access]| -> Vec<(u32, u32, Kind)> {
+            t.iter().map(|e| (e.site, e.var, e.kind)).collect()
+        };
+        let got: BTreeSet<PatternKey> = pair_keys(&trace(&a), &trace(&b)).into_iter().collect();
+        // Role `a` is thread 0's: the brute force keeps the instances whose first step is
+        // thread 0's.
+        let mut want = BTreeSet::new();
+        for run in interleavings(&a, &b) {
+            for k in brute_force(&run) {
+                let first = run
+                    .iter()
+                    .find(|e| e.site == k.steps()[0].site && e.var == k.steps()[0].var)
+                    .unwrap();
+                if first.thread == 0 {
+                    want.insert(k);
+                }
+            }
+        }
+        assert_eq!(got, want);
+        assert!(got.iter().any(|k| k.id().has_two_vars()));
+        let sites: Vec<usize> = pair_keys(&trace(&a), &trace(&b))
+            .iter()
+            .map(PatternKey::distinct_sites)
+            .collect();
+        assert!(sites.windows(2).all(|w| w[0] >= w[1]), "most sites first");
     }
 }

@@ -221,7 +221,8 @@ fn algorithm_4_picks_the_methods_that_play_each_role() {
     let x = AtomicUsize::new(0);
     let mut t = probed(&x);
     let key = stale_read(&t);
-    let plan = t.pattern_plan().expect("something to aim at");
+    let mut rng = <ChaCha8Rng as rand::SeedableRng>::seed_from_u64(1);
+    let plan = t.pattern_plan(&mut rng).expect("something to aim at");
     assert!(plan.target.is_some());
     // The stale read needs reader as `a` and writer as `b`.
     assert_eq!(
@@ -254,11 +255,13 @@ fn algorithm_5_schedules_the_stale_read_in_every_seed() {
         assert!(seed > 0 || guided.covered.len() > before);
         guided.covered = map::Coverage::new();
         guided.seen.clear();
+        guided.seen_steps.clear();
 
         random.add_trace(&run_once(&x, Box::new(RandomWalk::new(seed))));
         random_hits += usize::from(random.covered.is_covered(&key));
         random.covered = map::Coverage::new();
         random.seen.clear();
+        random.seen_steps.clear();
     }
     // Random scheduling switches at the right two points only sometimes.
     assert!(
@@ -315,7 +318,7 @@ fn without_sequential_accesses_the_static_estimate_is_used() {
 fn pairs_guidance_runs_the_least_run_pair() {
     let mut t = Tracker::new(vec![0, 1, 2]);
     let mut rng = <ChaCha8Rng as rand::SeedableRng>::seed_from_u64(1);
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     for _ in 0..6 {
         let plan = t.plan(Guide::Pairs, &mut rng).expect("a pair");
         let (a, b) = (plan.threads[0][0], plan.threads[1][0]);
