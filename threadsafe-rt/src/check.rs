@@ -92,11 +92,13 @@ pub fn check<T: Subject>(config: &Config) -> Report {
     let mut round = 0;
     let mut hung = HashSet::new();
     let tracker = Arc::new(Mutex::new(Tracker::new(concurrent_methods(desc))));
-    let probe = Generator::probe(desc, config, &mut seq);
-    lock(&tracker).probed(desc, &probe);
     if config.guide != Guide::Map && !config.stop_when_covered {
-        // Nothing reads the coverage during the check: match after the last test.
-        lock(&tracker).defer_matching();
+        // Nothing reads the coverage during the check: the sequential runs and the reading
+        // of the executions come after the last test, off the path to a bug.
+        lock(&tracker).defer_reading();
+    } else {
+        let probe = Generator::probe(desc, config, &mut seq);
+        lock(&tracker).probed(desc, &probe);
     }
     'rounds: while Instant::now() < deadline {
         let mut gen = Generator::new(desc, config, round, std::mem::take(&mut hung))
@@ -188,6 +190,10 @@ pub fn check<T: Subject>(config: &Config) -> Report {
         report.ended = Ended::Budget;
     }
     report.coverage = if report.controlled_tests > 0 {
+        if lock(&tracker).is_deferred() {
+            let probe = Generator::probe(desc, config, &mut seq);
+            lock(&tracker).probed(desc, &probe);
+        }
         let mut t = lock(&tracker);
         t.finish(config.budget / 4);
         Coverage::Measured(Box::new(t.summary()))

@@ -20,15 +20,21 @@
 //! - **Order.** A controlled run records a step where a thread reaches a point; the
 //!   operation runs at once or, if the scheduler switched away there, when the thread gets
 //!   the turn back (just before its next step). Executions are read in that order.
-//! - **Feasible patterns.** Before the first test, every concurrent method runs once
-//!   sequentially (a few tries, with random arguments on a random prefix) while its
-//!   accesses are recorded: the sites seen per variable give the universe (Algorithm 3
+//! - **Feasible patterns.** Every concurrent method runs once sequentially (a few tries,
+//!   with random arguments, on a random prefix and on a fresh instance of each
+//!   constructor) while its accesses are recorded — before the first test when the
+//!   coverage steers the check (guide `map`, `stop_when_covered`), after the last one
+//!   otherwise: the sites seen per variable give the universe (Algorithm 3
 //!   with observed instead of statically analysed instructions) and each method's trace
 //!   (for Algorithm 4). Sites first seen in concurrent runs are added and counted. When
 //!   the sequential runs see no access at all, the universe is the paper's static
 //!   estimate: every statement of the annotated methods with the fields it names.
-//! - **Covered patterns.** Every controlled execution is converted; an access sequence
-//!   seen before is not matched again (matching costs more than running).
+//! - **Covered patterns.** Every controlled execution is known by a hash of its steps; one
+//!   with new steps is converted and, if its access sequence is new too, matched (matching
+//!   costs more than running). When the coverage steers the check this happens as each
+//!   execution ends; otherwise the executions with new steps are kept and read after the
+//!   last test, for at most a quarter of the budget (the report counts any left unread), so
+//!   the default check does not slow down on its way to a bug.
 
 use std::collections::BTreeSet;
 use std::fmt;
@@ -320,9 +326,9 @@ pub struct MapCoverage {
     pub executions: u64,
     /// Executions with a new access sequence (only those are matched).
     pub distinct_executions: u64,
-    /// Of those, how many were not matched: the check matches them after its last test
-    /// (under guides other than `map`) for at most a quarter of its budget; these patterns
-    /// may be missing from `covered`.
+    /// Executions with new steps that were not read: under guides other than `map` the
+    /// check reads them after its last test, for at most a quarter of its budget; their
+    /// patterns may be missing from `covered`.
     pub unmatched: u64,
 }
 
@@ -412,7 +418,7 @@ impl fmt::Display for MapCoverage {
         if self.unmatched > 0 {
             writeln!(
                 f,
-                "    note: {} of those were not matched (time cap after the last test): the coverage may be higher",
+                "    note: {} more executions with new steps were not read (time cap after the last test): the coverage may be higher",
                 self.unmatched
             )?;
         }
@@ -450,7 +456,7 @@ pub(crate) struct Plan {
 /// How many tests aim at one pattern before it is set aside as likely infeasible.
 const ATTEMPTS_PER_PATTERN: u32 = 3;
 
-/// Distinct access sequences kept for matching at the end, at most.
+/// Executions kept for reading at the end, at most.
 const MAX_PENDING: usize = 100_000;
 
 /// Distinct traces kept per method for Algorithm 4.
@@ -473,11 +479,11 @@ pub(crate) struct Tracker {
     seen: HashSet<u64>,
     /// Hashes of the step sequences read so far.
     seen_steps: HashSet<u64>,
-    /// Match at the end (see [`defer_matching`](Self::defer_matching)).
+    /// Read at the end (see [`defer_reading`](Self::defer_reading)).
     deferred: bool,
-    /// Distinct access sequences waiting to be matched.
-    pending: Vec<Vec<Access>>,
-    /// Distinct access sequences never matched (the time cap, or too many waiting).
+    /// Executions with new steps, waiting to be read.
+    pending: Vec<Vec<Step>>,
+    /// Executions with new steps never read (the time cap, or too many waiting).
     unmatched: u64,
     executions: u64,
     attempts: HashMap<PatternKey, u32>,
@@ -557,12 +563,12 @@ impl Tracker {
     }
 
     /// Reads one controlled execution.
-    pub(crate) fn add_trace(&mut self, trace: &[Step]) {
+    pub(crate) fn add_trace(&mut self, trace: Vec<Step>) {
         self.executions += 1;
         // Most executions repeat an earlier one step for step: know them by the steps
         // themselves (pointers, no numbering) before converting anything.
         let mut h = FxHasher::default();
-        for s in trace {
+        for s in &trace {
             let at = match s.at {
                 Where::Code(l) => l as *const _ as usize,
                 Where::Statement(p) => p as *const _ as usize,
@@ -573,6 +579,19 @@ impl Tracker {
         if !self.seen_steps.insert(h.finish()) {
             return;
         }
+        if self.deferred {
+            if self.pending.len() < MAX_PENDING {
+                self.pending.push(trace);
+            } else {
+                self.unmatched += 1;
+            }
+            return;
+        }
+        self.read(&trace);
+    }
+
+    /// Converts, and matches if its access sequence is new, one execution's steps.
+    fn read(&mut self, trace: &[Step]) {
         let mut raw = Vec::new();
         let mut accesses = Vec::new();
         for s in in_run_order(trace) {
@@ -589,35 +608,33 @@ impl Tracker {
             return;
         }
         self.later_sites += self.universe.add_accesses(&accesses);
-        if self.deferred {
-            if self.pending.len() < MAX_PENDING {
-                self.pending.push(accesses);
-            } else {
-                self.unmatched += 1;
-            }
-        } else {
-            self.covered.add_execution(&accesses);
-        }
+        self.covered.add_execution(&accesses);
     }
 
-    /// Matching waits for [`finish`](Self::finish) (guides that do not plan by coverage:
-    /// the executions then do not wait for it).
-    pub(crate) fn defer_matching(&mut self) {
+    /// Reading waits for [`finish`](Self::finish), and the sequential runs may come after
+    /// the executions (guides that do not plan by coverage: the executions then do not
+    /// wait for it). Executions are still known by their steps as they come.
+    pub(crate) fn defer_reading(&mut self) {
         self.deferred = true;
     }
 
-    /// Matches the access sequences deferred so far, for at most `cap`; those left are
-    /// counted in the report.
+    /// Whether reading waits for [`finish`](Self::finish).
+    pub(crate) fn is_deferred(&self) -> bool {
+        self.deferred
+    }
+
+    /// Reads the executions deferred so far, for at most `cap`; those left are counted in
+    /// the report.
     pub(crate) fn finish(&mut self, cap: Duration) {
         let start = Instant::now();
         let pending = std::mem::take(&mut self.pending);
         let total = pending.len();
-        for (i, accesses) in pending.iter().enumerate() {
+        for (i, trace) in pending.iter().enumerate() {
             if start.elapsed() >= cap {
                 self.unmatched += (total - i) as u64;
                 break;
             }
-            self.covered.add_execution(accesses);
+            self.read(trace);
         }
     }
 
@@ -652,7 +669,10 @@ impl Tracker {
         match guide {
             Guide::Random => None,
             Guide::Pairs => self.least_run_pair(rng),
-            Guide::Map => self.pattern_plan(rng).or_else(|| self.least_run_pair(rng)),
+            Guide::Map => self
+                .pattern_plan(rng)
+                .or_else(|| self.call_sequence_plan())
+                .or_else(|| self.least_run_pair(rng)),
         }
     }
 
@@ -718,6 +738,37 @@ impl Tracker {
             return Some(Plan {
                 target: Some(key),
                 threads: [vec![a], vec![b]],
+            });
+        }
+        None
+    }
+
+    /// Algorithm 4's longer selections, once no pair of single calls can cover anything
+    /// new: an uncovered pattern (most sites first) whose role needs several calls of one
+    /// thread (a read in one method, the next in another), with the fewest calls per role
+    /// (up to 4 methods in all, as the paper's triples and quadruples).
+    fn call_sequence_plan(&mut self) -> Option<Plan> {
+        let set_aside = self
+            .attempts
+            .values()
+            .filter(|&&n| n >= ATTEMPTS_PER_PATTERN)
+            .count();
+        for key in self.covered.uncovered(&self.universe, 48 + set_aside) {
+            if self.attempts.get(&key).copied().unwrap_or(0) >= ATTEMPTS_PER_PATTERN {
+                continue;
+            }
+            let (Some(a), Some(b)) = (
+                map::role_calls(&key, Role::A, &self.traces),
+                map::role_calls(&key, Role::B, &self.traces),
+            ) else {
+                // No method plays a role: no test can cover it.
+                self.attempts.insert(key, ATTEMPTS_PER_PATTERN);
+                continue;
+            };
+            *self.attempts.entry(key).or_default() += 1;
+            return Some(Plan {
+                target: Some(key),
+                threads: [a, b],
             });
         }
         None

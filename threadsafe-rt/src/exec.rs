@@ -823,7 +823,7 @@ impl<T: Send + Sync + 'static> Batch<T> {
                 tracker
                     .lock()
                     .unwrap_or_else(|p| p.into_inner())
-                    .add_trace(&trace);
+                    .add_trace(trace);
             }
         }
         if !matches!(outcome, ExecOutcome::Passed) {

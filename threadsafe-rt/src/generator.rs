@@ -41,6 +41,19 @@ struct Prefix {
     suffix_vars: Vec<VarTypes>,
 }
 
+impl Prefix {
+    /// No call yet.
+    fn empty() -> Self {
+        Prefix {
+            calls: Vec::new(),
+            vars: VarTypes::default(),
+            instances: 0,
+            suffixes: Vec::new(),
+            suffix_vars: Vec::new(),
+        }
+    }
+}
+
 /// The shape of a call: the operation, and for each argument whether it is the receiver
 /// itself, another instance, or a value. A call that hung once (a sequential deadlock such
 /// as `a.merge(&a)`) is not tried again in that shape, in any round.
@@ -151,24 +164,8 @@ impl<'c, T: Send + Sync + 'static> Generator<'c, T> {
         let mut out = Vec::new();
         let mut prefixes: Vec<Prefix> = gen.new_prefix(runner).into_iter().collect();
         for c in 0..desc.constructors.len() {
-            let mut prefix = Prefix {
-                calls: Vec::new(),
-                vars: VarTypes::default(),
-                instances: 0,
-                suffixes: Vec::new(),
-                suffix_vars: Vec::new(),
-            };
-            let Some(args) = gen.args_for(OpId::Ctor(c), None, 0, Scope::Prefix, &prefix.vars)
-            else {
-                continue;
-            };
-            let call = Call {
-                op: OpId::Ctor(c),
-                receiver: None,
-                args,
-                out: Out::None,
-            };
-            if gen.try_append_prefix(&mut prefix, call, runner) {
+            let mut prefix = Prefix::empty();
+            if gen.append_ctor(&mut prefix, c, runner) {
                 prefixes.push(prefix);
             }
         }
@@ -268,13 +265,7 @@ impl<'c, T: Send + Sync + 'static> Generator<'c, T> {
     }
 
     fn new_prefix(&mut self, runner: &mut SeqRunner) -> Option<Prefix> {
-        let mut prefix = Prefix {
-            calls: Vec::new(),
-            vars: VarTypes::default(),
-            instances: 0,
-            suffixes: Vec::new(),
-            suffix_vars: Vec::new(),
-        };
+        let mut prefix = Prefix::empty();
         if !self.instantiate(&mut prefix, runner) {
             return None;
         }
@@ -306,26 +297,31 @@ impl<'c, T: Send + Sync + 'static> Generator<'c, T> {
             let Some(&c) = pick(&mut self.rng, &ctors) else {
                 return false;
             };
-            let Some(args) = self.args_for(
-                OpId::Ctor(c),
-                None,
-                prefix.instances,
-                Scope::Prefix,
-                &prefix.vars,
-            ) else {
-                continue;
-            };
-            let call = Call {
-                op: OpId::Ctor(c),
-                receiver: None,
-                args,
-                out: Out::None,
-            };
-            if self.try_append_prefix(prefix, call, runner) {
+            if self.append_ctor(prefix, c, runner) {
                 return true;
             }
         }
         false
+    }
+
+    /// Appends a call of constructor `c` with generated arguments, if the prefix still runs.
+    fn append_ctor(&mut self, prefix: &mut Prefix, c: usize, runner: &mut SeqRunner) -> bool {
+        let Some(args) = self.args_for(
+            OpId::Ctor(c),
+            None,
+            prefix.instances,
+            Scope::Prefix,
+            &prefix.vars,
+        ) else {
+            return false;
+        };
+        let call = Call {
+            op: OpId::Ctor(c),
+            receiver: None,
+            args,
+            out: Out::None,
+        };
+        self.try_append_prefix(prefix, call, runner)
     }
 
     /// Appends `call` to the prefix if the prefix still runs; records what it made.

@@ -155,7 +155,7 @@ fn writer(x: &AtomicUsize) {
 }
 
 /// The sequential runs of `reader` (method 0) and `writer` (method 1), recorded.
-fn probed(x: &AtomicUsize) -> Tracker {
+fn recorded(x: &AtomicUsize) -> Vec<(usize, Vec<Recorded>)> {
     let mut runs = Vec::new();
     crate::sched::record(true);
     reader(x);
@@ -163,9 +163,48 @@ fn probed(x: &AtomicUsize) -> Tracker {
     writer(x);
     runs.push((1, crate::sched::take_recorded()));
     crate::sched::record(false);
+    runs
+}
+
+/// A tracker that took the sequential runs of `reader` and `writer`.
+fn probed(x: &AtomicUsize) -> Tracker {
     let mut t = Tracker::new(vec![0, 1]);
-    t.probed(&Description::<u8>::new("Pair"), &runs);
+    t.probed(&Description::<u8>::new("Pair"), &recorded(x));
     t
+}
+
+#[test]
+fn deferred_reading_reaches_the_same_coverage_at_the_end() {
+    let x = Arc::new(AtomicUsize::new(0));
+    let mut now = probed(&x);
+    let mut later = Tracker::new(vec![0, 1]);
+    later.defer_reading();
+    let mut capped = Tracker::new(vec![0, 1]);
+    capped.defer_reading();
+    for seed in 0..10 {
+        let trace = run_once(&x, Box::new(RandomWalk::new(seed)));
+        now.add_trace(trace.clone());
+        later.add_trace(trace.clone());
+        capped.add_trace(trace);
+    }
+    assert!(later.covered.is_empty(), "nothing is read before the end");
+    // The sequential runs may come after the executions.
+    later.probed(&Description::<u8>::new("Pair"), &recorded(&x));
+    later.finish(Duration::from_secs(60));
+    let (a, b) = (now.summary(), later.summary());
+    assert_eq!((a.covered, a.feasible), (b.covered, b.feasible));
+    assert_eq!(
+        (a.executions, a.distinct_executions, b.unmatched),
+        (b.executions, b.distinct_executions, 0)
+    );
+    assert!(a.covered > 0);
+    // Out of time at once: every execution with new steps is counted as not read.
+    capped.probed(&Description::<u8>::new("Pair"), &recorded(&x));
+    capped.finish(Duration::ZERO);
+    let c = capped.summary();
+    assert_eq!(c.covered, 0);
+    assert_eq!(c.unmatched, capped.seen_steps.len() as u64);
+    assert!(c.to_string().contains("were not read"), "{c}");
 }
 
 /// `a:R x, b:W x, a:R x` with reader's two loads: the stale-read pattern.
@@ -247,7 +286,7 @@ fn algorithm_5_schedules_the_stale_read_in_every_seed() {
     for seed in 0..20 {
         let trace = run_once(&x, Box::new(Guided::new(seed, key, guided.names())));
         let before = guided.covered.len();
-        guided.add_trace(&trace);
+        guided.add_trace(trace);
         assert!(
             guided.covered.is_covered(&key),
             "seed {seed}: guided run did not cover {key}"
@@ -257,7 +296,7 @@ fn algorithm_5_schedules_the_stale_read_in_every_seed() {
         guided.seen.clear();
         guided.seen_steps.clear();
 
-        random.add_trace(&run_once(&x, Box::new(RandomWalk::new(seed))));
+        random.add_trace(run_once(&x, Box::new(RandomWalk::new(seed))));
         random_hits += usize::from(random.covered.is_covered(&key));
         random.covered = map::Coverage::new();
         random.seen.clear();
@@ -275,7 +314,7 @@ fn an_access_sequence_seen_before_is_not_matched_again() {
     let x = Arc::new(AtomicUsize::new(0));
     let mut t = probed(&x);
     for _ in 0..5 {
-        t.add_trace(&run_once(&x, Box::new(RandomWalk::new(3))));
+        t.add_trace(run_once(&x, Box::new(RandomWalk::new(3))));
     }
     let s = t.summary();
     assert_eq!((s.executions, s.distinct_executions), (5, 1));
@@ -328,4 +367,24 @@ fn pairs_guidance_runs_the_least_run_pair() {
     // All 6 pairs of 3 methods (with themselves) ran once.
     assert_eq!(t.pairs.covered(), 6);
     assert!(t.plan(Guide::Random, &mut rng).is_none());
+}
+
+#[test]
+fn a_pattern_no_pair_of_single_calls_covers_gets_a_longer_selection() {
+    let x = AtomicUsize::new(0);
+    let mut t = probed(&x);
+    let eight = PatternId::new(8).expect("pattern 8");
+    // Everything covered but `a:W x, b:W x, a:W x`: `writer` writes once per call, so `a`
+    // needs two calls of it.
+    let others: Vec<PatternKey> = t.universe.keys().filter(|k| k.id() != eight).collect();
+    t.covered.add_keys(others);
+    let mut rng = <ChaCha8Rng as rand::SeedableRng>::seed_from_u64(1);
+    assert_eq!(
+        t.pattern_plan(&mut rng),
+        None,
+        "no pair of single calls can"
+    );
+    let plan = t.plan(Guide::Map, &mut rng).expect("a longer selection");
+    assert_eq!(plan.threads, [vec![1, 1], vec![1]]);
+    assert_eq!(plan.target.map(|k| k.id()), Some(eight));
 }
