@@ -159,7 +159,6 @@ mod exec;
 pub mod gates;
 mod generate;
 mod generator;
-#[allow(dead_code)]
 mod map;
 mod model;
 mod panics;

@@ -14,7 +14,7 @@
 //!   variable (§III.B, Algorithm 3), and its size (the paper's `T_C`).
 //! - [`Coverage`]: covered keys and the MAP-coverage ratio (Definition 1).
 //! - [`PairCoverage`]: method-pair coverage (CovCon), which MAPTest uses to rank methods.
-//! - Guidance: [`method_pairs`], [`role_calls`] (Algorithm 4: which methods can cover a
+//! - Guidance: [`pair_keys`], [`role_calls`] (Algorithm 4: which methods can cover a
 //!   pattern) and [`Guide`] (Algorithm 5: which thread's next step extends a wanted
 //!   pattern).
 //!
@@ -67,6 +67,7 @@ pub(crate) struct Access {
 
 impl Access {
     /// A read of `var` by `thread` at `site`.
+    #[cfg(test)]
     pub(crate) fn read(thread: usize, site: u32, var: u32) -> Self {
         Access {
             thread,
@@ -77,6 +78,7 @@ impl Access {
     }
 
     /// A write of `var` by `thread` at `site`.
+    #[cfg(test)]
     pub(crate) fn write(thread: usize, site: u32, var: u32) -> Self {
         Access {
             thread,
@@ -157,6 +159,7 @@ impl PatternId {
     pub(crate) const COUNT: usize = 17;
 
     /// Pattern `id`, if `1 <= id <= 17`.
+    #[cfg(test)]
     pub(crate) fn new(id: u8) -> Option<Self> {
         (1..=Self::COUNT as u8)
             .contains(&id)
@@ -542,19 +545,10 @@ impl Matcher {
             .sum()
     }
 
-    /// Whether an instance with this key has been found.
-    pub(crate) fn contains(&self, key: &PatternKey) -> bool {
-        self.found.contains(key)
-    }
-
     /// How many distinct keys have been found.
+    #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
         self.found.len()
-    }
-
-    /// Whether no key has been found.
-    pub(crate) fn is_empty(&self) -> bool {
-        self.found.is_empty()
     }
 
     /// The keys found, in order.
@@ -683,6 +677,7 @@ impl Universe {
 
     /// The paper's `T_C` formula as printed: patterns 9–17 counted once per unordered pair
     /// of variables, i.e. half their number of keys.
+    #[cfg(test)]
     pub(crate) fn paper_tc(&self) -> u64 {
         PatternId::all()
             .map(|id| {
@@ -711,6 +706,7 @@ impl Universe {
     }
 
     /// All feasible keys, lazily, by pattern then variables then sites.
+    #[cfg(test)]
     pub(crate) fn keys(&self) -> impl Iterator<Item = PatternKey> + '_ {
         PatternId::all().flat_map(move |id| self.keys_of(id))
     }
@@ -808,11 +804,13 @@ impl Coverage {
     }
 
     /// How many keys are covered.
+    #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
         self.covered.len()
     }
 
     /// Whether nothing is covered.
+    #[cfg(test)]
     pub(crate) fn is_empty(&self) -> bool {
         self.covered.is_empty()
     }
@@ -824,12 +822,14 @@ impl Coverage {
     }
 
     /// MAP-coverage: covered feasible keys / feasible keys; `None` if the universe is empty.
+    #[cfg(test)]
     pub(crate) fn ratio(&self, universe: &Universe) -> Option<f64> {
         let size = universe.size();
         (size > 0).then(|| self.covered_in(universe) as f64 / size as f64)
     }
 
     /// Covered keys per pattern; index `i` is pattern `i + 1`.
+    #[cfg(test)]
     pub(crate) fn per_pattern(&self) -> [u64; PatternId::COUNT] {
         let mut counts = [0; PatternId::COUNT];
         for key in &self.covered {
@@ -920,28 +920,11 @@ impl PairCoverage {
     }
 
     /// Covered pairs among methods `0..methods` / all pairs; `None` without methods.
+    #[cfg(test)]
     pub(crate) fn ratio(&self, methods: usize) -> Option<f64> {
         let covered = self.counts.keys().filter(|&&(_, m2)| m2 < methods).count();
         let total = Self::total(methods);
         (total > 0).then(|| covered as f64 / total as f64)
-    }
-
-    /// Every pair of methods `0..methods`, least run first (ties by pair): CovCon's ranking.
-    pub(crate) fn ranked(&self, methods: usize) -> Vec<(usize, usize)> {
-        let mut pairs: Vec<(usize, usize)> = (0..methods)
-            .flat_map(|m1| (m1..methods).map(move |m2| (m1, m2)))
-            .collect();
-        pairs.sort_by_key(|&(m1, m2)| self.count(m1, m2));
-        pairs
-    }
-
-    /// Of `candidates` (e.g. from [`method_pairs`]), the one least run (the first on ties),
-    /// as MAPTest picks the top of CovCon's ranking that can cover a pattern.
-    pub(crate) fn least_run(&self, candidates: &[(usize, usize)]) -> Option<(usize, usize)> {
-        candidates
-            .iter()
-            .copied()
-            .min_by_key(|&(m1, m2)| self.count(m1, m2))
     }
 }
 
@@ -1003,25 +986,6 @@ fn prefix_in(wanted: &[(u32, u32, Kind)], trace: &[(u32, u32, Kind)]) -> usize {
         }
     }
     matched
-}
-
-/// The method pairs `(a's method, b's method)` that could cover `key` with one call per
-/// thread (Algorithm 4): `a`'s method's trace contains `a`'s steps in order, and `b`'s
-/// method's trace `b`'s. In the order of `methods`. Rank them with
-/// [`PairCoverage::least_run`].
-pub(crate) fn method_pairs(key: &PatternKey, methods: &[MethodTrace]) -> Vec<(usize, usize)> {
-    let fits = |role| {
-        let wanted = key.role_steps(role);
-        methods
-            .iter()
-            .filter(|(_, trace)| prefix_in(&wanted, trace) == wanted.len())
-            .map(|&(m, _)| m)
-            .collect::<Vec<_>>()
-    };
-    let (a, b) = (fits(Role::A), fits(Role::B));
-    a.iter()
-        .flat_map(|&ma| b.iter().map(move |&mb| (ma, mb)))
-        .collect()
 }
 
 /// The fewest calls, in order, with which one thread performs the steps of `role` in `key`
@@ -1165,6 +1129,7 @@ impl Guide {
 
 /// [`Guide::choose`] after the steps `so_far`: which of the candidate next steps (one per
 /// runnable thread) extends a partial match of `target`.
+#[cfg(test)]
 pub(crate) fn next_thread(
     target: &PatternKey,
     so_far: &[Access],
@@ -1697,12 +1662,6 @@ mod tests {
         assert_eq!(pairs.ratio(3), Some(2.0 / 6.0));
         assert_eq!(pairs.ratio(2), Some(1.0 / 3.0));
         assert_eq!(pairs.ratio(0), None);
-        assert_eq!(
-            pairs.ranked(3),
-            [(0, 0), (0, 2), (1, 1), (1, 2), (2, 2), (0, 1)]
-        );
-        assert_eq!(pairs.least_run(&[(1, 0), (2, 2), (1, 1)]), Some((1, 1)));
-        assert_eq!(pairs.least_run(&[]), None);
     }
 
     /// Fig. 1: method 0 (`isAsSevereAsThreshold`) reads th at s4 then s5; method 1
@@ -1717,6 +1676,18 @@ mod tests {
     #[test]
     fn methods_that_can_cover_a_pattern() {
         let methods = fig1_methods();
+        // The (a's method, b's method) pairs whose single calls can cover `key`.
+        let method_pairs = |key: &PatternKey, methods: &[MethodTrace]| {
+            let mut out = Vec::new();
+            for (ma, ta) in methods {
+                for (mb, tb) in methods {
+                    if pair_keys(ta, tb).contains(key) {
+                        out.push((*ma, *mb));
+                    }
+                }
+            }
+            out
+        };
         assert_eq!(method_pairs(&key(1, &[(4, 0), (9, 0)]), &methods), [(0, 1)]);
         assert_eq!(
             method_pairs(&key(4, &[(4, 0), (9, 0), (5, 0)]), &methods),
