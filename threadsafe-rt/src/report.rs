@@ -229,9 +229,12 @@ impl fmt::Display for Report {
                 writeln!(f, "    - `{}`: {}", s.method, s.reason)?;
             }
         }
-        match &self.coverage {
-            Coverage::Measured(c) => write!(f, "{c}")?,
-            Coverage::NotMeasured(why) => writeln!(f, "  MAP-coverage: not measured ({why})")?,
+        match (&self.coverage, &self.verdict) {
+            (_, Verdict::CannotCheck(_)) => {}
+            (Coverage::Measured(c), _) => write!(f, "{c}")?,
+            (Coverage::NotMeasured(why), _) => {
+                writeln!(f, "  MAP-coverage: not measured ({why})")?;
+            }
         }
         match self.ended {
             Ended::AllPatternsCovered => writeln!(
