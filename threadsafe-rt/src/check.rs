@@ -91,7 +91,7 @@ pub fn check<T: Subject>(config: &Config) -> Report {
     let mut conc = ConcRunner::new(config.executor, config.seed);
     let mut round = 0;
     let mut hung = HashSet::new();
-    let tracker = Arc::new(Mutex::new(Tracker::new(concurrent_methods(desc))));
+    let tracker = Arc::new(Mutex::new(Tracker::new(desc.concurrent_methods())));
     if config.guide != Guide::Map && !config.stop_when_covered {
         // Nothing reads the coverage during the check: the sequential runs and the reading
         // of the executions come after the last test, off the path to a bug.
@@ -213,13 +213,6 @@ const TARGETS_PER_TEST: usize = 8;
 
 fn lock(tracker: &Mutex<Tracker>) -> std::sync::MutexGuard<'_, Tracker> {
     tracker.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-/// The methods the generator may call concurrently.
-fn concurrent_methods<T>(desc: &Description<T>) -> Vec<usize> {
-    (0..desc.methods.len())
-        .filter(|&m| desc.methods[m].receiver.is_concurrent())
-        .collect()
 }
 
 fn control(config: &Config, base: u64, first: usize) -> Control {
@@ -360,7 +353,7 @@ fn replay<T: Subject>(
     let mut hung = HashSet::new();
     let mut number = 0;
     // Guide `pairs` plans each test from the tests before it: count them as the check did.
-    let tracker = Arc::new(Mutex::new(Tracker::new(concurrent_methods(desc))));
+    let tracker = Arc::new(Mutex::new(Tracker::new(desc.concurrent_methods())));
     for round in 0.. {
         let mut gen = Generator::new(desc, &config, round, std::mem::take(&mut hung))
             .guided(config.guide, tracker.clone());

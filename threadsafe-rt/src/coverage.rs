@@ -62,6 +62,13 @@ enum VarKey {
     Field(&'static str),
 }
 
+impl VarKey {
+    /// The primitive created at `at`.
+    fn created(at: &'static std::panic::Location<'static>) -> Self {
+        VarKey::Created(at.file(), at.line(), at.column())
+    }
+}
+
 /// A site: a `sync` operation's caller, or a statement (file and line).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum SiteKey {
@@ -124,7 +131,7 @@ impl Names {
             Where::Code(l) => (SiteKey::Code(l.file(), l.line(), l.column()), None),
             Where::Statement(p) => (SiteKey::Statement(p.file, p.line), Some(p.method)),
         };
-        let prim = VarKey::Created(created.file(), created.line(), created.column());
+        let prim = VarKey::created(created);
         out.push(Raw {
             site,
             method,
@@ -193,7 +200,7 @@ impl Names {
                     let (Some(f), Some(c)) = (field, r.var) else {
                         continue;
                     };
-                    let prim = VarKey::Created(c.file(), c.line(), c.column());
+                    let prim = VarKey::created(c);
                     if !self.field_of.contains_key(&prim) {
                         self.linked.insert(f);
                         self.field_of.insert(prim, f);

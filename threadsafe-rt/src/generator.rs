@@ -169,9 +169,7 @@ impl<'c, T: Send + Sync + 'static> Generator<'c, T> {
                 prefixes.push(prefix);
             }
         }
-        let methods: Vec<usize> = (0..desc.methods.len())
-            .filter(|&m| desc.methods[m].receiver.is_concurrent())
-            .collect();
+        let methods = desc.concurrent_methods();
         for (prefix, m) in prefixes
             .iter()
             .flat_map(|p| methods.iter().map(move |&m| (p, m)))
@@ -398,9 +396,7 @@ impl<'c, T: Send + Sync + 'static> Generator<'c, T> {
     }
 
     fn new_suffix(&mut self, p: usize, runner: &mut SeqRunner) -> Option<(Vec<Call>, VarTypes)> {
-        let concurrent: Vec<usize> = (0..self.desc.methods.len())
-            .filter(|&m| self.desc.methods[m].receiver.is_concurrent())
-            .collect();
+        let concurrent = self.desc.concurrent_methods();
         let choices = vec![concurrent; self.config.cut_call_tries];
         self.build_suffix(p, &choices, runner)
     }
@@ -462,9 +458,7 @@ impl<'c, T: Send + Sync + 'static> Generator<'c, T> {
     /// have (a call that does not run sequentially there is left out); further threads get
     /// new random suffixes.
     fn planned_test(&mut self, p: usize, plan: &Plan, runner: &mut SeqRunner) -> Option<ReadyTest> {
-        let concurrent: Vec<usize> = (0..self.desc.methods.len())
-            .filter(|&m| self.desc.methods[m].receiver.is_concurrent())
-            .collect();
+        let concurrent = self.desc.concurrent_methods();
         let mut threads = Vec::with_capacity(self.config.threads);
         for methods in &plan.threads {
             let mut choices: Vec<Vec<usize>> = methods.iter().map(|&m| vec![m]).collect();
@@ -522,9 +516,7 @@ impl<'c, T: Send + Sync + 'static> Generator<'c, T> {
         mut test: TestCase,
         runner: &mut SeqRunner,
     ) -> Option<ReadyTest> {
-        let concurrent: Vec<usize> = (0..self.desc.methods.len())
-            .filter(|&m| self.desc.methods[m].receiver.is_concurrent())
-            .collect();
+        let concurrent = self.desc.concurrent_methods();
         let order = serial_order(&test);
         let (base, mut seq_time) = runner.run(
             self.desc,

@@ -113,6 +113,13 @@ impl<T> Description<T> {
         self
     }
 
+    /// The methods that can be called concurrently (by index into the methods).
+    pub(crate) fn concurrent_methods(&self) -> Vec<usize> {
+        (0..self.methods.len())
+            .filter(|&m| self.methods[m].receiver.is_concurrent())
+            .collect()
+    }
+
     pub(crate) fn op_at(&self, id: OpId) -> &Op<T> {
         match id {
             OpId::Ctor(i) => &self.constructors[i],
