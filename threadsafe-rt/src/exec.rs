@@ -669,18 +669,12 @@ pub(crate) fn schedule_seed(base: u64, e: usize) -> u64 {
 impl Control {
     fn run(&self, n: usize, e: usize) -> Arc<Run> {
         let seed = schedule_seed(self.base, self.first + e);
-        if let Some((names, targets)) = &self.targets {
-            if !targets.is_empty() {
+        let strategy: Box<dyn sched::Strategy> = match (&self.targets, self.strategy) {
+            (Some((names, targets)), _) if !targets.is_empty() => {
                 let target = targets[(self.first + e) % targets.len()];
-                return Run::with_futile(
-                    n,
-                    Box::new(Guided::new(seed, target, names.clone())),
-                    self.futile.clone(),
-                );
+                Box::new(Guided::new(seed, target, names.clone()))
             }
-        }
-        let strategy: Box<dyn sched::Strategy> = match self.strategy {
-            Strategy::Pct { depth } => Box::new(Pct::new(
+            (_, Strategy::Pct { depth }) => Box::new(Pct::new(
                 seed,
                 n,
                 depth,

@@ -124,7 +124,7 @@ pub(crate) struct Step {
     pub(crate) op: Op,
     pub(crate) obj: usize,
     /// Where the primitive operated on was created: its name as a shared variable.
-    pub(crate) var: Option<&'static Location<'static>>,
+    pub(crate) var: Var,
     pub(crate) at: Where,
     /// The scheduler switched away here: the thread runs the operation when it next gets
     /// the turn (otherwise it ran it at once).
