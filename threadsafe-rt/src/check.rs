@@ -11,21 +11,14 @@ use crate::coverage::{thread_methods, Tracker};
 use crate::exec::{BatchSpec, Blocked, ConcRunner, Control, ExecOutcome, SeqRunner};
 use crate::generate::description;
 use crate::generator::Generator;
+use crate::lock::lock;
 use crate::model::{linearizations, TestCase};
+use crate::point::Step;
 use crate::report::{
     gated_entries, method_at, render_body, render_gated, render_interleaving, render_reproducer,
     scope_name, Coverage, Ended, Failure, Report, Verdict, Violation,
 };
-use crate::sched::Step;
 use crate::subject::{Description, Subject};
-
-static CHECKS: Mutex<()> = Mutex::new(());
-
-/// Holds the process-wide lock that checks and gated tests take, so that they never run at
-/// the same time (gates would stop a check's threads, and checks compete for the cores).
-pub(crate) fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
-    CHECKS.lock().unwrap_or_else(|e| e.into_inner())
-}
 
 /// The shortest time a run may make no progress before it counts as hung.
 pub(crate) const TIMEOUT_FLOOR: Duration = Duration::from_millis(250);
@@ -61,7 +54,7 @@ pub fn check<T: Subject>(config: &Config) -> Report {
     let desc = description::<T>();
     // One check at a time in a process: two stress runs on the same cores slow each other
     // down and hide races. The budget starts once this check has the machine.
-    let _one_at_a_time = one_at_a_time();
+    let _one_at_a_time = crate::exclusive::one_at_a_time();
     let start = Instant::now();
     let mut report = Report {
         type_name: desc.name.to_string(),
@@ -210,10 +203,6 @@ pub fn check<T: Subject>(config: &Config) -> Report {
 
 /// Patterns one test's executions aim at in turn, under guide `map`.
 const TARGETS_PER_TEST: usize = 8;
-
-fn lock(tracker: &Mutex<Tracker>) -> std::sync::MutexGuard<'_, Tracker> {
-    tracker.lock().unwrap_or_else(|e| e.into_inner())
-}
 
 fn control(config: &Config, base: u64, first: usize) -> Control {
     Control {

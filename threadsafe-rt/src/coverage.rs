@@ -8,7 +8,7 @@
 //!   write-lock, store or read-modify-write of it is a write; a read-lock or load is a read;
 //!   waits, notifications, barriers and yields access no variable. A statement point
 //!   carries the fields of `self` its statement accesses, as `#[thread_safe]` read them
-//!   from the source ([`FieldAccess`](crate::sched::FieldAccess)): each such field is a
+//!   from the source ([`FieldAccess`](crate::point::FieldAccess)): each such field is a
 //!   variable too, with the statement as its site — unless the field *is* a primitive (a
 //!   statement naming one field was followed by an operation on one primitive in the
 //!   sequential runs): then the primitive's own accesses, at their exact sites, are the
@@ -48,11 +48,13 @@ use std::time::{Duration, Instant};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
+use crate::hooks::Recorded;
 use crate::map::{
     self, Access, Kind, MethodTrace, PairCoverage, PatternId, PatternKey, Role, Universe,
 };
 use crate::model::{OpId, TestCase};
-use crate::sched::{self, Op, Recorded, Step, Var, Where};
+use crate::point::{PointKind, Step, Var, Where};
+use crate::sched::{self, Scheduler};
 use crate::subject::Description;
 
 /// A variable: a primitive by where it was created, or a field of `self` by name.
@@ -104,11 +106,11 @@ pub(crate) struct Names {
 
 impl Names {
     /// The accesses of one operation, appended to `out`.
-    fn raw(&self, op: Op, var: Var, at: Where, out: &mut Vec<Raw>) {
+    fn raw(&self, op: PointKind, var: Var, at: Where, out: &mut Vec<Raw>) {
         let kind = match op {
-            Op::Lock | Op::Store | Op::ReadModifyWrite => Kind::Write,
-            Op::ReadLock | Op::Load => Kind::Read,
-            Op::Statement => {
+            PointKind::Lock | PointKind::Store | PointKind::ReadModifyWrite => Kind::Write,
+            PointKind::ReadLock | PointKind::Load => Kind::Read,
+            PointKind::Statement => {
                 if let Where::Statement(p) = at {
                     for f in p.fields {
                         if self.linked.contains(f.field) {
@@ -124,7 +126,7 @@ impl Names {
                 }
                 return;
             }
-            Op::Wait | Op::Notify | Op::Barrier | Op::Yield => return,
+            PointKind::Wait | PointKind::Notify | PointKind::Barrier | PointKind::Yield => return,
         };
         let Some(created) = var else { return };
         let (site, method) = match at {
@@ -190,7 +192,7 @@ impl Names {
         let mut field: Option<&'static str> = None;
         for r in ops {
             match (r.op, r.at) {
-                (Op::Statement, Where::Statement(p)) => {
+                (PointKind::Statement, Where::Statement(p)) => {
                     field = match p.fields {
                         [only] => Some(only.field),
                         _ => None,
@@ -554,7 +556,7 @@ impl Tracker {
             for p in desc.statements {
                 let mut raw = Vec::new();
                 self.names
-                    .raw(Op::Statement, None, Where::Statement(p), &mut raw);
+                    .raw(PointKind::Statement, None, Where::Statement(p), &mut raw);
                 for r in &raw {
                     let a = self.names.number(0, r);
                     self.universe.add_site(a.var, a.site, a.kind);
@@ -936,7 +938,7 @@ impl Guided {
     }
 }
 
-impl sched::Strategy for Guided {
+impl Scheduler for Guided {
     fn next(&mut self, runnable: &[usize], current: Option<usize>, yielding: bool) -> usize {
         self.random.next(runnable, current, yielding)
     }

@@ -13,10 +13,13 @@ use std::time::Duration;
 use crate::config::{Executor, Strategy};
 use crate::coverage::{Guided, Names, Tracker};
 use crate::generate::Gen;
+use crate::hooks;
+use crate::lock::lock;
 use crate::map::PatternKey;
 use crate::model::{Arg, Call, Made, Out, Scope, TestCase};
 use crate::panics::{self, PanicRecord};
-use crate::sched::{self, Pct, RandomWalk, Run, Step};
+use crate::point::Step;
+use crate::sched::{self, Pct, RandomWalk, Run};
 use crate::subject::{ArgSlot, Description, Frame, Output, ParamKind, Receiver, RecvSlot};
 use crate::worker::{Done, Worker};
 
@@ -254,7 +257,7 @@ pub(crate) struct SeqRun {
     /// Scheduling points reached (sync primitives, statement points).
     pub(crate) points: u64,
     /// Per step, the operations it performed, when the run was recorded.
-    pub(crate) recorded: Vec<Vec<sched::Recorded>>,
+    pub(crate) recorded: Vec<Vec<hooks::Recorded>>,
 }
 
 impl SeqRun {
@@ -292,7 +295,7 @@ pub(crate) fn run_sequential<T>(
         let o = call_in_prefix(desc, call, &mut pool);
         let ok = matches!(o, CallOutcome::Ok(_));
         run.steps.push((Scope::Prefix, i, o));
-        run.recorded.push(sched::take_recorded());
+        run.recorded.push(hooks::take_recorded());
         if !ok {
             return run;
         }
@@ -325,7 +328,7 @@ pub(crate) fn run_sequential<T>(
             clean = false;
         }
         run.steps.push((scope, k, o));
-        run.recorded.push(sched::take_recorded());
+        run.recorded.push(hooks::take_recorded());
     }
     if post && clean {
         let mut local: Vec<Option<Value>> =
@@ -337,7 +340,7 @@ pub(crate) fn run_sequential<T>(
             };
             let ok = matches!(o, CallOutcome::Ok(_));
             run.steps.push((Scope::Post, k, o));
-            run.recorded.push(sched::take_recorded());
+            run.recorded.push(hooks::take_recorded());
             if !ok {
                 break;
             }
@@ -381,10 +384,10 @@ impl SeqRunner {
         timeout: Duration,
     ) -> Option<SeqRun> {
         self.worker.run(timeout, move || {
-            sched::record(true);
+            hooks::record(true);
             let order = serial_order(&test);
             let r = run_sequential(desc, &test, &order, false);
-            sched::record(false);
+            hooks::record(false);
             r
         })
     }
@@ -400,9 +403,9 @@ impl SeqRunner {
     ) -> Option<(SeqRun, Duration)> {
         self.worker.run(timeout, move || {
             let start = std::time::Instant::now();
-            let points = sched::points_seen();
+            let points = hooks::points_seen();
             let mut r = run_sequential(desc, &test, &order, post);
-            r.points = sched::points_seen() - points;
+            r.points = hooks::points_seen() - points;
             (r, start.elapsed())
         })
     }
@@ -663,13 +666,13 @@ pub(crate) struct Control {
 
 /// The schedule seed of execution `e` of the test whose batch seed is `base`.
 pub(crate) fn schedule_seed(base: u64, e: usize) -> u64 {
-    crate::generator::round_seed(base, e as u32 ^ 0x5eed_0000)
+    crate::seed::derive(base, e as u32 ^ 0x5eed_0000)
 }
 
 impl Control {
     fn run(&self, n: usize, e: usize) -> Arc<Run> {
         let seed = schedule_seed(self.base, self.first + e);
-        let strategy: Box<dyn sched::Strategy> = match (&self.targets, self.strategy) {
+        let strategy: Box<dyn sched::Scheduler> = match (&self.targets, self.strategy) {
             (Some((names, targets)), _) if !targets.is_empty() => {
                 let target = targets[(self.first + e) % targets.len()];
                 Box::new(Guided::new(seed, target, names.clone()))
@@ -705,7 +708,7 @@ impl<T: Send + Sync + 'static> Batch<T> {
                 if current.is_none() {
                     self.stop.store(true, Ordering::Release);
                 }
-                *self.current.lock().unwrap_or_else(|p| p.into_inner()) = current;
+                *lock(&self.current) = current;
                 self.published.store(e + 1, Ordering::Release);
             } else if !spin_until(&self.abort, || self.published.load(Ordering::Acquire) > e) {
                 return;
@@ -713,11 +716,7 @@ impl<T: Send + Sync + 'static> Batch<T> {
             if self.stop.load(Ordering::Acquire) {
                 break;
             }
-            let current = self
-                .current
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .clone();
+            let current = lock(&self.current).clone();
             let Some((pool, run)) = current else { break };
             let fresh = materialize_all(self.desc, &self.test.threads[t]);
             let suffix = |fresh: Option<Vec<FreshArgs>>| match fresh {
@@ -752,17 +751,14 @@ impl<T: Send + Sync + 'static> Batch<T> {
                     for _ in 0..start_jitter(self.jitter_seed, e, t) {
                         std::hint::spin_loop();
                     }
-                    sched::set_noise(self.jitter_seed ^ ((e as u64) << 8) ^ (t as u64) | 1);
+                    hooks::set_noise(self.jitter_seed ^ ((e as u64) << 8) ^ (t as u64) | 1);
                     let r = suffix(fresh);
-                    sched::set_noise(0);
+                    hooks::set_noise(0);
                     r
                 }
             };
             self.heartbeat.fetch_add(1, Ordering::Relaxed);
-            self.results[t]
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .extend(results);
+            lock(&self.results[t]).extend(results);
             if self.finished.fetch_add(1, Ordering::AcqRel) + 1 == (e + 1) * self.n {
                 self.evaluator.store(t, Ordering::Release);
                 self.evaluate(&pool, run.as_ref());
@@ -778,7 +774,7 @@ impl<T: Send + Sync + 'static> Batch<T> {
     fn evaluate(&self, pool: &Pool<T>, run: Option<&Arc<Run>>) {
         let mut all = Vec::new();
         for r in &self.results {
-            all.append(&mut r.lock().unwrap_or_else(|p| p.into_inner()));
+            all.append(&mut lock(&r));
         }
         let deadlock = run.and_then(|r| r.deadlock());
         if deadlock.is_none() {
@@ -814,18 +810,15 @@ impl<T: Send + Sync + 'static> Batch<T> {
             c.max_steps.fetch_max(run.steps(), Ordering::Relaxed);
             if let Some(tracker) = &c.coverage {
                 let trace = run.trace();
-                tracker
-                    .lock()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .add_trace(trace);
+                lock(&tracker).add_trace(trace);
             }
         }
         if !matches!(outcome, ExecOutcome::Passed) {
             self.stop.store(true, Ordering::Release);
             if let Some(run) = run {
-                *self.trace.lock().unwrap_or_else(|p| p.into_inner()) = Some(run.trace());
+                *lock(&self.trace) = Some(run.trace());
             }
-            *self.outcome.lock().unwrap_or_else(|p| p.into_inner()) = Some(outcome);
+            *lock(&self.outcome) = Some(outcome);
         }
     }
 
@@ -1004,13 +997,8 @@ impl ConcRunner {
                 uncontrolled: uncontrolled + 1,
             };
         }
-        let outcome = batch
-            .outcome
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .take()
-            .unwrap_or(ExecOutcome::Passed);
-        let trace = batch.trace.lock().unwrap_or_else(|p| p.into_inner()).take();
+        let outcome = lock(&batch.outcome).take().unwrap_or(ExecOutcome::Passed);
+        let trace = lock(&batch.trace).take();
         BatchOutcome {
             executions,
             outcome,
@@ -1087,10 +1075,7 @@ impl ConcRunner {
                             CallOutcome::Unavailable,
                         )],
                     };
-                    run.results
-                        .lock()
-                        .unwrap_or_else(|p| p.into_inner())
-                        .extend(r);
+                    lock(&run.results).extend(r);
                     run.done.finish();
                 })
                 .expect("spawn a suffix thread");
@@ -1109,7 +1094,7 @@ impl ConcRunner {
                 ExecOutcome::Deadlock(stuck)
             };
         }
-        let mut all = std::mem::take(&mut *run.results.lock().unwrap_or_else(|p| p.into_inner()));
+        let mut all = std::mem::take(&mut *lock(&run.results));
         let post_at = AtomicUsize::new(IDLE);
         run_post(desc, test, &run.pool, &mut all, &post_at);
         evaluate(&all)

@@ -13,6 +13,7 @@ use std::time::Duration;
 use rand::{Rng, RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use crate::lock::lock;
 use crate::subject::{ArgSlot, Description, Frame, Output, ParamKind, Subject};
 
 /// How deep values are built from constructors of other types (`Foo::new(Bar::new(1))`).
@@ -334,7 +335,7 @@ pub(crate) fn description<A: Subject>() -> &'static Description<A> {
     type Cache = Mutex<HashMap<TypeId, &'static (dyn Any + Send + Sync)>>;
     static CACHE: OnceLock<Cache> = OnceLock::new();
     let cache = CACHE.get_or_init(Default::default);
-    let mut map = cache.lock().unwrap_or_else(|e| e.into_inner());
+    let mut map = lock(&cache);
     let entry = map
         .entry(TypeId::of::<A>())
         .or_insert_with(|| Box::leak(Box::new(A::describe())));

@@ -17,9 +17,10 @@ use rand_chacha::ChaCha8Rng;
 use crate::config::Config;
 use crate::coverage::{Guide, Plan, Tracker};
 use crate::exec::{serial_order, CallOutcome, Produced, SeqRunner};
+use crate::hooks::Recorded;
+use crate::lock::lock;
 use crate::map::PatternKey;
 use crate::model::{Arg, Call, OpId, Out, Scope, TestCase, VarRef, VarTypes};
-use crate::sched::Recorded;
 use crate::subject::{Description, ParamKind, Receiver};
 
 /// A test ready to run, with what its sequential run took (for the deadlock timeout).
@@ -108,14 +109,6 @@ pub(crate) fn round_limits(config: &Config, round: u32) -> (usize, usize) {
     (prefixes, suffixes)
 }
 
-/// The seed of round `r` (splitmix64 of the check's seed and the round).
-pub(crate) fn round_seed(seed: u64, round: u32) -> u64 {
-    let mut z = seed ^ (u64::from(round).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 impl<'c, T: Send + Sync + 'static> Generator<'c, T> {
     pub(crate) fn new(
         desc: &'static Description<T>,
@@ -127,7 +120,7 @@ impl<'c, T: Send + Sync + 'static> Generator<'c, T> {
         Generator {
             desc,
             config,
-            rng: ChaCha8Rng::seed_from_u64(round_seed(config.seed, round)),
+            rng: ChaCha8Rng::seed_from_u64(crate::seed::derive(config.seed, round)),
             max_prefixes,
             suffix_tries_left: suffixes,
             prefixes: Vec::new(),
@@ -449,7 +442,7 @@ impl<'c, T: Send + Sync + 'static> Generator<'c, T> {
         let (guide, tracker) = self.guidance.as_ref()?;
         let guide = *guide;
         let tracker = tracker.clone();
-        let mut tracker = tracker.lock().unwrap_or_else(|e| e.into_inner());
+        let mut tracker = lock(&tracker);
         tracker.plan(guide, &mut self.rng)
     }
 
@@ -679,7 +672,5 @@ mod tests {
         assert_eq!(round_limits(&c, 1), (2, 40));
         assert_eq!(round_limits(&c, 2), (4, 160));
         assert_eq!(round_limits(&c, 10), (25, 12_500));
-        assert_ne!(round_seed(0, 0), round_seed(0, 1));
-        assert_eq!(round_seed(5, 3), round_seed(5, 3));
     }
 }

@@ -155,15 +155,21 @@
 mod check;
 mod config;
 mod coverage;
+mod exclusive;
 mod exec;
 pub mod gates;
 mod generate;
 mod generator;
+mod hooks;
+mod lock;
 mod map;
 mod model;
+mod os;
 mod panics;
+mod point;
 mod report;
 mod sched;
+mod seed;
 mod subject;
 pub mod sync;
 pub mod thread;
@@ -248,7 +254,7 @@ macro_rules! schedule {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::check::run_test;
-    pub use crate::sched::{FieldAccess, StatementPoint};
+    pub use crate::point::{FieldAccess, StatementPoint};
 
     /// A named point (what [`point!`](crate::point) expands to in test builds).
     #[inline]
@@ -259,7 +265,7 @@ pub mod __private {
     /// A statement point of an annotated method (inserted by the expansion in test builds).
     #[inline]
     pub fn statement(p: &'static StatementPoint) {
-        crate::sched::statement(p);
+        crate::hooks::statement(p);
     }
     pub use crate::subject::{
         CloneNo, CloneYes, Description, Frame, InstancePass, Op, Param, Pass, Probe, Receiver,

@@ -80,7 +80,7 @@ pub(crate) fn catch<R>(f: impl FnOnce() -> R) -> Result<R, PanicRecord> {
     let result = panic::catch_unwind(AssertUnwindSafe(f));
     CAPTURE.with(|c| c.set(was));
     result.map_err(|payload| {
-        let aborted = payload.is::<crate::sched::Aborted>();
+        let aborted = payload.is::<crate::point::Aborted>();
         let last = LAST.with(|l| l.borrow_mut().take());
         match last {
             Some(record) if !aborted => record,

@@ -7,7 +7,7 @@ use crate::config::Config;
 use crate::coverage::MapCoverage;
 use crate::generate::{assoc_path, Gen};
 use crate::model::{Arg, Call, Made, OpId, Out, Scope, TestCase, VarRef};
-use crate::sched::{Step, Where};
+use crate::point::{Step, Where};
 use crate::subject::{Description, InstancePass, ParamKind, Pass, Receiver, Skipped};
 
 /// The outcome of [`check`](crate::check).

@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use crate::generate::{Gen, Generate};
 use crate::model::{Made, OpId};
-use crate::sched::StatementPoint;
+use crate::point::StatementPoint;
 
 /// A type that `threadsafe` can check: implemented by `#[thread_safe]` on an impl block.
 ///

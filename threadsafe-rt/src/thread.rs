@@ -13,7 +13,8 @@
 
 use std::panic::Location;
 
-use crate::sched::{self, Op, Where};
+use crate::hooks;
+use crate::point::{PointKind, Where};
 
 /// Gives other threads a chance to run: [`std::thread::yield_now`], visible to the
 /// controlled scheduler.
@@ -37,8 +38,8 @@ use crate::sched::{self, Op, Where};
 /// ```
 #[track_caller]
 pub fn yield_now() {
-    if sched::shim_controlled(Op::Yield) {
-        sched::point(Op::Yield, 0, None, Where::Code(Location::caller()));
+    if hooks::shim_controlled(PointKind::Yield) {
+        hooks::point(PointKind::Yield, 0, None, Where::Code(Location::caller()));
     } else {
         std::thread::yield_now();
     }

@@ -11,6 +11,8 @@ use std::sync::{Arc, Mutex};
 use std::thread::{self, Thread};
 use std::time::{Duration, Instant};
 
+use crate::lock::lock;
+use crate::os::{current_tid, thread_is_blocked};
 use crate::panics;
 
 type Job = Box<dyn FnOnce() + Send>;
@@ -52,7 +54,7 @@ impl Worker {
 
     /// Hands `job` to the worker; it starts as soon as the worker sees it.
     pub(crate) fn start(&self, job: Job) {
-        *self.slot.job.lock().unwrap_or_else(|e| e.into_inner()) = Some(job);
+        *lock(&self.slot.job) = Some(job);
         self.slot.has_job.store(true, Ordering::Release);
         self.thread.unpark();
     }
@@ -69,11 +71,11 @@ impl Worker {
         let (d, r) = (done.clone(), result.clone());
         self.start(Box::new(move || {
             let v = f();
-            *r.lock().unwrap_or_else(|e| e.into_inner()) = Some(v);
+            *lock(&r) = Some(v);
             d.finish();
         }));
         if done.wait(timeout, || 0, || self.is_blocked()) {
-            let v = result.lock().unwrap_or_else(|e| e.into_inner()).take();
+            let v = lock(&result).take();
             v
         } else {
             self.abandon();
@@ -127,7 +129,7 @@ fn worker_loop(slot: &Slot) {
             }
         }
         slot.has_job.store(false, Ordering::Release);
-        let job = slot.job.lock().unwrap_or_else(|e| e.into_inner()).take();
+        let job = lock(&slot.job).take();
         if let Some(job) = job {
             job();
         }
@@ -139,30 +141,6 @@ fn worker_loop(slot: &Slot) {
 
 /// Periods without progress after which a run counts as hung even if a thread is runnable.
 const MAX_QUIET_PERIODS: u32 = 8;
-
-/// The kernel's id of the calling thread, from `/proc/thread-self/stat` (0 elsewhere).
-pub(crate) fn current_tid() -> u64 {
-    std::fs::read_to_string("/proc/thread-self/stat")
-        .ok()
-        .and_then(|s| s.split_whitespace().next()?.parse().ok())
-        .unwrap_or(0)
-}
-
-/// False when `/proc` says thread `tid` of this process is runnable (`R`); true when it
-/// sleeps or waits, or when that cannot be known.
-pub(crate) fn thread_is_blocked(tid: u64) -> bool {
-    if tid == 0 {
-        return true;
-    }
-    let Ok(stat) = std::fs::read_to_string(format!("/proc/self/task/{tid}/stat")) else {
-        return true;
-    };
-    // The state is the first field after the parenthesised thread name.
-    let state = stat
-        .rsplit_once(')')
-        .and_then(|(_, rest)| rest.split_whitespace().next());
-    state != Some("R")
-}
 
 /// How often the waiting thread yields before it parks. With two cores and two workers,
 /// a waiter that keeps yielding competes with them.
@@ -237,43 +215,5 @@ impl Done {
                 );
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_thread_blocked_on_a_lock_is_seen_blocked_and_a_spinning_one_is_not() {
-        let lock = Arc::new(Mutex::new(()));
-        let guard = lock.lock().unwrap();
-        let (tx, rx) = std::sync::mpsc::channel();
-        let l = lock.clone();
-        let blocked = thread::spawn(move || {
-            tx.send(current_tid()).unwrap();
-            drop(l.lock().unwrap());
-        });
-        let tid = rx.recv().unwrap();
-        thread::sleep(Duration::from_millis(50));
-        assert!(thread_is_blocked(tid));
-        let stop = Arc::new(AtomicBool::new(false));
-        let (tx, rx) = std::sync::mpsc::channel();
-        let s = stop.clone();
-        let spinning = thread::spawn(move || {
-            tx.send(current_tid()).unwrap();
-            while !s.load(Ordering::Relaxed) {
-                std::hint::spin_loop();
-            }
-        });
-        let spin_tid = rx.recv().unwrap();
-        if spin_tid != 0 {
-            // Runnable, whether on a core or waiting for one.
-            assert!(!thread_is_blocked(spin_tid));
-        }
-        stop.store(true, Ordering::Relaxed);
-        drop(guard);
-        blocked.join().unwrap();
-        spinning.join().unwrap();
     }
 }

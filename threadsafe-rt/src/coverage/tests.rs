@@ -2,8 +2,9 @@ use std::panic::Location;
 use std::sync::Arc;
 
 use super::*;
+use crate::point::{FieldAccess, StatementPoint};
 use crate::sched::testing::run_threads;
-use crate::sched::{FieldAccess, RandomWalk, Run, StatementPoint};
+use crate::sched::{RandomWalk, Run};
 use crate::sync::atomic::{AtomicUsize, Ordering};
 
 static ITEMS_LOCK: StatementPoint = StatementPoint {
@@ -32,7 +33,7 @@ static TWO_FIELDS: StatementPoint = StatementPoint {
     ],
 };
 
-fn step(thread: usize, op: Op, var: Var, at: Where, held: bool) -> Step {
+fn step(thread: usize, op: PointKind, var: Var, at: Where, held: bool) -> Step {
     Step {
         thread,
         call: 0,
@@ -58,17 +59,27 @@ fn operations_map_to_reads_and_writes_as_documented() {
         names.raw(op, var, code(), &mut out);
         out.first().map(|r| r.kind)
     };
-    assert_eq!(kind(Op::Lock), Some(Kind::Write));
-    assert_eq!(kind(Op::Store), Some(Kind::Write));
-    assert_eq!(kind(Op::ReadModifyWrite), Some(Kind::Write));
-    assert_eq!(kind(Op::ReadLock), Some(Kind::Read));
-    assert_eq!(kind(Op::Load), Some(Kind::Read));
-    for op in [Op::Wait, Op::Notify, Op::Barrier, Op::Yield] {
+    assert_eq!(kind(PointKind::Lock), Some(Kind::Write));
+    assert_eq!(kind(PointKind::Store), Some(Kind::Write));
+    assert_eq!(kind(PointKind::ReadModifyWrite), Some(Kind::Write));
+    assert_eq!(kind(PointKind::ReadLock), Some(Kind::Read));
+    assert_eq!(kind(PointKind::Load), Some(Kind::Read));
+    for op in [
+        PointKind::Wait,
+        PointKind::Notify,
+        PointKind::Barrier,
+        PointKind::Yield,
+    ] {
         assert_eq!(kind(op), None, "{op:?} accesses no variable");
     }
     // A statement: one access per field it names, in order, at the statement.
     let mut out = Vec::new();
-    names.raw(Op::Statement, None, Where::Statement(&TWO_FIELDS), &mut out);
+    names.raw(
+        PointKind::Statement,
+        None,
+        Where::Statement(&TWO_FIELDS),
+        &mut out,
+    );
     let got: Vec<(VarKey, Kind)> = out.iter().map(|r| (r.var, r.kind)).collect();
     assert_eq!(
         got,
@@ -87,14 +98,14 @@ fn a_field_followed_by_one_primitive_is_that_primitive() {
     let mut names = Names::default();
     let created = Location::caller();
     let lock = Recorded {
-        op: Op::Lock,
+        op: PointKind::Lock,
         var: Some(created),
         at: code(),
     };
     // Two fields named: no link.
     names.link(&[
         Recorded {
-            op: Op::Statement,
+            op: PointKind::Statement,
             var: None,
             at: Where::Statement(&TWO_FIELDS),
         },
@@ -103,7 +114,7 @@ fn a_field_followed_by_one_primitive_is_that_primitive() {
     assert!(names.linked.is_empty());
     names.link(&[
         Recorded {
-            op: Op::Statement,
+            op: PointKind::Statement,
             var: None,
             at: Where::Statement(&ITEMS_LOCK),
         },
@@ -114,10 +125,15 @@ fn a_field_followed_by_one_primitive_is_that_primitive() {
     assert_eq!(names.field_of.get(&prim), Some(&"items"));
     // Its statement-level access is left to the primitive's, which is the field's.
     let mut out = Vec::new();
-    names.raw(Op::Statement, None, Where::Statement(&TWO_FIELDS), &mut out);
+    names.raw(
+        PointKind::Statement,
+        None,
+        Where::Statement(&TWO_FIELDS),
+        &mut out,
+    );
     assert_eq!(out.len(), 1, "only `len` is left: {out:?}");
     out.clear();
-    names.raw(Op::Lock, Some(created), code(), &mut out);
+    names.raw(PointKind::Lock, Some(created), code(), &mut out);
     assert_eq!(out[0].var, VarKey::Field("items"));
     let id = names.var_id(out[0].var);
     assert_eq!(names.var_name(id), "self.items");
@@ -130,16 +146,16 @@ fn a_held_operation_runs_when_its_thread_gets_the_turn_back() {
     // Thread 0 reaches a1 and is switched away; thread 1 runs b1 at once; thread 0 comes
     // back (its a1 runs now) and reaches a2.
     let trace = [
-        step(0, Op::Load, var, a1, true),
-        step(1, Op::Store, var, b1, false),
-        step(0, Op::Load, var, a2, false),
+        step(0, PointKind::Load, var, a1, true),
+        step(1, PointKind::Store, var, b1, false),
+        step(0, PointKind::Load, var, a2, false),
     ];
     let order: Vec<Where> = in_run_order(&trace).iter().map(|s| s.at).collect();
     assert_eq!(order, [b1, a1, a2]);
     // A thread held at its last step runs it after the others' steps recorded before.
     let trace = [
-        step(0, Op::Load, var, a1, true),
-        step(1, Op::Store, var, b1, false),
+        step(0, PointKind::Load, var, a1, true),
+        step(1, PointKind::Store, var, b1, false),
     ];
     let order: Vec<Where> = in_run_order(&trace).iter().map(|s| s.at).collect();
     assert_eq!(order, [b1, a1]);
@@ -157,12 +173,12 @@ fn writer(x: &AtomicUsize) {
 /// The sequential runs of `reader` (method 0) and `writer` (method 1), recorded.
 fn recorded(x: &AtomicUsize) -> Vec<(usize, Vec<Recorded>)> {
     let mut runs = Vec::new();
-    crate::sched::record(true);
+    crate::hooks::record(true);
     reader(x);
-    runs.push((0, crate::sched::take_recorded()));
+    runs.push((0, crate::hooks::take_recorded()));
     writer(x);
-    runs.push((1, crate::sched::take_recorded()));
-    crate::sched::record(false);
+    runs.push((1, crate::hooks::take_recorded()));
+    crate::hooks::record(false);
     runs
 }
 
@@ -215,7 +231,7 @@ fn stale_read(t: &Tracker) -> PatternKey {
         .expect("reader's two loads and writer's store make one instance")
 }
 
-fn run_once(x: &Arc<AtomicUsize>, strategy: Box<dyn sched::Strategy>) -> Vec<Step> {
+fn run_once(x: &Arc<AtomicUsize>, strategy: Box<dyn sched::Scheduler>) -> Vec<Step> {
     let run = Run::new(2, strategy);
     let (r, w) = (x.clone(), x.clone());
     let bodies: Vec<Box<dyn FnOnce() + Send>> = vec![

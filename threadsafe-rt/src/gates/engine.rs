@@ -11,9 +11,10 @@ use std::time::{Duration, Instant};
 
 use super::loc::{Site, Target};
 use super::{Cond, Gate, GateKind, Loc, Rule, Schedule, SimpleGate, SyncOp};
+use crate::lock::{lock, read, write};
+use crate::os::{current_tid, others_running};
 use crate::panics;
-use crate::sched::{Aborted, Op, StatementPoint};
-use crate::worker::{current_tid, thread_is_blocked};
+use crate::point::{Aborted, PointKind, StatementPoint};
 
 /// True while a gated test runs: the hooks' fast path.
 static ACTIVE: AtomicBool = AtomicBool::new(false);
@@ -50,7 +51,7 @@ pub(crate) fn statement(p: &'static StatementPoint) {
 }
 
 /// Hook: a `sync` operation at `at`, outside controlled runs.
-pub(crate) fn sync_op(op: Op, at: &'static Location<'static>) {
+pub(crate) fn sync_op(op: PointKind, at: &'static Location<'static>) {
     if let Some(op) = SyncOp::of(op) {
         let method = METHOD.try_with(Cell::get).ok().flatten();
         arrive(Site::Sync { op, at, method });
@@ -77,11 +78,11 @@ fn engine() -> Option<Arc<Engine>> {
     if !active() {
         return None;
     }
-    ENGINE.read().unwrap_or_else(|e| e.into_inner()).clone()
+    read(&ENGINE).clone()
 }
 
 fn set_engine(e: Option<Arc<Engine>>) {
-    *ENGINE.write().unwrap_or_else(|e| e.into_inner()) = e;
+    *write(&ENGINE) = e;
 }
 
 fn arrive(site: Site) {
@@ -314,7 +315,7 @@ impl Engine {
     }
 
     fn state(&self) -> MutexGuard<'_, State> {
-        self.st.lock().unwrap_or_else(|e| e.into_inner())
+        lock(&self.st)
     }
 
     /// Adds a live thread; returns its index.
@@ -617,18 +618,6 @@ fn watchdog() -> &'static std::thread::Thread {
     })
 }
 
-/// Whether a thread of this process other than `me` and `waiting` is running (`R` in
-/// `/proc`): then something may still open a gate.
-fn others_running(me: u64, waiting: &[u64]) -> bool {
-    let Ok(dir) = std::fs::read_dir("/proc/self/task") else {
-        return false;
-    };
-    dir.filter_map(Result::ok)
-        .filter_map(|e| e.file_name().to_str()?.parse::<u64>().ok())
-        .filter(|t| *t != me && !waiting.contains(t))
-        .any(|t| !thread_is_blocked(t))
-}
-
 fn evaluate(predicates: &[Predicate]) -> Vec<(usize, bool)> {
     EVALUATING.with(|e| e.set(true));
     let values = predicates
@@ -740,7 +729,7 @@ pub fn run<'env, F>(schedule: Schedule, body: F) -> Outcome
 where
     F: for<'scope> FnOnce(&Scope<'scope, 'env>),
 {
-    let _one_at_a_time = crate::check::one_at_a_time();
+    let _one_at_a_time = crate::exclusive::one_at_a_time();
     let engine = Arc::new(Engine::new(schedule));
     set_engine(Some(Arc::clone(&engine)));
     ACTIVE.store(true, Ordering::SeqCst);

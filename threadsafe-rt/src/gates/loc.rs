@@ -5,7 +5,7 @@ use std::fmt;
 use std::panic::Location;
 use std::str::FromStr;
 
-use crate::sched::{Op, StatementPoint};
+use crate::point::{PointKind, StatementPoint};
 
 /// An operation of a [`crate::sync`] primitive, as a gate location names it.
 ///
@@ -59,17 +59,17 @@ impl SyncOp {
     }
 
     /// The public name of a scheduler operation; `None` for those a gate cannot name.
-    pub(crate) fn of(op: Op) -> Option<SyncOp> {
+    pub(crate) fn of(op: PointKind) -> Option<SyncOp> {
         Some(match op {
-            Op::Lock => SyncOp::Lock,
-            Op::ReadLock => SyncOp::ReadLock,
-            Op::Load => SyncOp::Load,
-            Op::Store => SyncOp::Store,
-            Op::ReadModifyWrite => SyncOp::ReadModifyWrite,
-            Op::Wait => SyncOp::Wait,
-            Op::Notify => SyncOp::Notify,
-            Op::Barrier => SyncOp::Barrier,
-            Op::Yield | Op::Statement => return None,
+            PointKind::Lock => SyncOp::Lock,
+            PointKind::ReadLock => SyncOp::ReadLock,
+            PointKind::Load => SyncOp::Load,
+            PointKind::Store => SyncOp::Store,
+            PointKind::ReadModifyWrite => SyncOp::ReadModifyWrite,
+            PointKind::Wait => SyncOp::Wait,
+            PointKind::Notify => SyncOp::Notify,
+            PointKind::Barrier => SyncOp::Barrier,
+            PointKind::Yield | PointKind::Statement => return None,
         })
     }
 }

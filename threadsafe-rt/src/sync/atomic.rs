@@ -28,7 +28,8 @@ use std::panic::Location;
 pub use std::sync::atomic::{compiler_fence, fence, Ordering};
 
 use super::{here, id, Origin};
-use crate::sched::{self, Op};
+use crate::hooks;
+use crate::point::PointKind;
 
 /// An atomic that knows where it was created.
 trait Created {
@@ -38,9 +39,9 @@ trait Created {
 /// A scheduling point before an access to `obj`, under control.
 #[track_caller]
 #[inline]
-fn before<T: Created>(op: Op, obj: &T) {
-    if sched::shim_controlled(op) {
-        sched::point(op, id(obj), Some(obj.origin()), here());
+fn before<T: Created>(op: PointKind, obj: &T) {
+    if hooks::shim_controlled(op) {
+        hooks::point(op, id(obj), Some(obj.origin()), here());
     }
 }
 
@@ -64,7 +65,7 @@ macro_rules! common_ops {
         #[track_caller]
         #[inline]
         pub fn load(&self, order: Ordering) -> $t {
-            before(Op::Load, self);
+            before(PointKind::Load, self);
             self.inner.load(order)
         }
 
@@ -72,7 +73,7 @@ macro_rules! common_ops {
         #[track_caller]
         #[inline]
         pub fn store(&self, val: $t, order: Ordering) {
-            before(Op::Store, self);
+            before(PointKind::Store, self);
             self.inner.store(val, order)
         }
 
@@ -80,7 +81,7 @@ macro_rules! common_ops {
         #[track_caller]
         #[inline]
         pub fn swap(&self, val: $t, order: Ordering) -> $t {
-            before(Op::ReadModifyWrite, self);
+            before(PointKind::ReadModifyWrite, self);
             self.inner.swap(val, order)
         }
 
@@ -95,7 +96,7 @@ macro_rules! common_ops {
             success: Ordering,
             failure: Ordering,
         ) -> Result<$t, $t> {
-            before(Op::ReadModifyWrite, self);
+            before(PointKind::ReadModifyWrite, self);
             self.inner.compare_exchange(current, new, success, failure)
         }
 
@@ -110,7 +111,7 @@ macro_rules! common_ops {
             success: Ordering,
             failure: Ordering,
         ) -> Result<$t, $t> {
-            before(Op::ReadModifyWrite, self);
+            before(PointKind::ReadModifyWrite, self);
             self.inner
                 .compare_exchange_weak(current, new, success, failure)
         }
@@ -157,7 +158,7 @@ macro_rules! fetch_ops {
             #[track_caller]
             #[inline]
             pub fn $op(&self, val: $t, order: Ordering) -> $t {
-                before(Op::ReadModifyWrite, self);
+                before(PointKind::ReadModifyWrite, self);
                 self.inner.$op(val, order)
             }
         )*

@@ -1,7 +1,8 @@
 use std::fmt;
 
 use super::{here, id};
-use crate::sched::{self, Op};
+use crate::hooks;
+use crate::point::PointKind;
 
 /// A barrier for a fixed number of threads: [`std::sync::Barrier`], visible to the
 /// controlled scheduler.
@@ -49,8 +50,8 @@ impl Barrier {
     /// The barrier can be reused afterwards.
     #[track_caller]
     pub fn wait(&self) -> BarrierWaitResult {
-        if sched::shim_controlled(Op::Barrier) {
-            if let Some(leader) = sched::barrier(id(self), self.n, here()) {
+        if hooks::shim_controlled(PointKind::Barrier) {
+            if let Some(leader) = hooks::barrier(id(self), self.n, here()) {
                 return BarrierWaitResult(leader);
             }
         }

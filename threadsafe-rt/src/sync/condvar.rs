@@ -4,7 +4,8 @@ use std::time::Duration;
 use std::sync::{LockResult, PoisonError};
 
 use super::{here, id, MutexGuard};
-use crate::sched::{self, Op};
+use crate::hooks;
+use crate::point::PointKind;
 
 /// A condition variable: [`std::sync::Condvar`], visible to the controlled scheduler.
 ///
@@ -54,7 +55,7 @@ impl WaitTimeoutResult {
 /// or control given up since).
 #[track_caller]
 fn under_control<T: ?Sized>(guard: &MutexGuard<'_, T>) -> bool {
-    sched::shim_controlled(Op::Wait) && guard.held.controlled()
+    hooks::shim_controlled(PointKind::Wait) && guard.held.controlled()
 }
 
 /// Rebuilds a wait's result around the guard.
@@ -95,7 +96,7 @@ impl Condvar {
             drop(guard);
             // The scheduler's wait releases the lock there and takes it back, so `held`
             // stays as it is; then the std lock, which nobody holds.
-            sched::wait(id(self), lock.id(), Some(lock.origin), here());
+            hooks::wait(id(self), lock.id(), Some(lock.origin), here());
             lock.guard(lock.inner.lock(), held)
         } else {
             lock.guard(self.inner.wait(guard), held)
@@ -142,7 +143,7 @@ impl Condvar {
         if controlled {
             drop(guard);
             drop(held); // released in the scheduler
-            sched::point(Op::Wait, id(self), None, here());
+            hooks::point(PointKind::Wait, id(self), None, here());
             return with_result(lock.relock_controlled(), true);
         }
         let (r, timed_out) = match self.inner.wait_timeout(guard, dur) {
@@ -194,8 +195,8 @@ impl Condvar {
     /// one is the strategy's choice.
     #[track_caller]
     pub fn notify_one(&self) {
-        if sched::shim_controlled(Op::Notify) {
-            sched::notify(id(self), false, here());
+        if hooks::shim_controlled(PointKind::Notify) {
+            hooks::notify(id(self), false, here());
         }
         // Also std's: a thread that waits outside control (after control was given up, or
         // a thread the run does not own) waits there.
@@ -205,8 +206,8 @@ impl Condvar {
     /// Wakes all threads waiting on this condition variable.
     #[track_caller]
     pub fn notify_all(&self) {
-        if sched::shim_controlled(Op::Notify) {
-            sched::notify(id(self), true, here());
+        if hooks::shim_controlled(PointKind::Notify) {
+            hooks::notify(id(self), true, here());
         }
         self.inner.notify_all();
     }

@@ -76,7 +76,8 @@
 
 use std::panic::Location;
 
-use crate::sched::{self, Where};
+use crate::hooks;
+use crate::point::Where;
 
 pub mod atomic;
 mod barrier;
@@ -142,7 +143,7 @@ impl<const EXCLUSIVE: bool> Held<EXCLUSIVE> {
     /// there while it is held).
     #[track_caller]
     fn acquire(id: usize, origin: Origin) -> Self {
-        sched::acquire(id, Some(origin), EXCLUSIVE, here());
+        hooks::acquire(id, Some(origin), EXCLUSIVE, here());
         Held(id)
     }
 
@@ -156,7 +157,7 @@ impl<const EXCLUSIVE: bool> Drop for Held<EXCLUSIVE> {
     #[inline]
     fn drop(&mut self) {
         if self.0 != 0 {
-            sched::release(self.0, EXCLUSIVE);
+            hooks::release(self.0, EXCLUSIVE);
         }
     }
 }

@@ -4,7 +4,8 @@ use std::panic::Location;
 use std::sync::{LockResult, PoisonError, TryLockError, TryLockResult};
 
 use super::{here, id, Held, Origin};
-use crate::sched::{self, Op};
+use crate::hooks;
+use crate::point::PointKind;
 
 /// A mutual exclusion lock: [`std::sync::Mutex`], visible to the controlled scheduler.
 ///
@@ -97,7 +98,7 @@ impl<T: ?Sized> Mutex<T> {
     #[track_caller]
     #[inline]
     pub fn lock(&self) -> LockResult<MutexGuard<'_, T>> {
-        let held = if sched::shim_controlled(Op::Lock) {
+        let held = if hooks::shim_controlled(PointKind::Lock) {
             Held::acquire(self.id(), self.origin)
         } else {
             Held::NONE
@@ -138,8 +139,8 @@ impl<T: ?Sized> Mutex<T> {
     #[track_caller]
     #[inline]
     pub fn try_lock(&self) -> TryLockResult<MutexGuard<'_, T>> {
-        let held = if sched::shim_controlled(Op::Lock) {
-            if !sched::try_acquire(self.id(), Some(self.origin), true, here()) {
+        let held = if hooks::shim_controlled(PointKind::Lock) {
+            if !hooks::try_acquire(self.id(), Some(self.origin), true, here()) {
                 return Err(TryLockError::WouldBlock);
             }
             Held(self.id())

@@ -3,7 +3,8 @@ use std::panic::Location;
 use std::sync::OnceState;
 
 use super::{here, id, Held, Origin};
-use crate::sched::{self, Op};
+use crate::hooks;
+use crate::point::PointKind;
 
 /// A one-time global initialization: [`std::sync::Once`], visible to the controlled
 /// scheduler.
@@ -54,7 +55,7 @@ impl Once {
     /// earlier closure panicked (the `Once` is poisoned).
     #[track_caller]
     pub fn call_once<F: FnOnce()>(&self, f: F) {
-        let controlled = sched::shim_controlled(Op::Load);
+        let controlled = hooks::shim_controlled(PointKind::Load);
         if self.inner.is_completed() {
             return;
         }
@@ -71,7 +72,7 @@ impl Once {
     /// closure is told by its [`OnceState`].
     #[track_caller]
     pub fn call_once_force<F: FnOnce(&OnceState)>(&self, f: F) {
-        let controlled = sched::shim_controlled(Op::Load);
+        let controlled = hooks::shim_controlled(PointKind::Load);
         if self.inner.is_completed() {
             return;
         }
@@ -89,8 +90,8 @@ impl Once {
     #[track_caller]
     #[inline]
     pub fn is_completed(&self) -> bool {
-        if sched::shim_controlled(Op::Load) {
-            sched::point(Op::Load, id(self), Some(self.origin), here());
+        if hooks::shim_controlled(PointKind::Load) {
+            hooks::point(PointKind::Load, id(self), Some(self.origin), here());
         }
         self.inner.is_completed()
     }
@@ -147,8 +148,8 @@ impl<T> OnceLock<T> {
     #[track_caller]
     #[inline]
     pub fn get(&self) -> Option<&T> {
-        if sched::shim_controlled(Op::Load) {
-            sched::point(Op::Load, id(self), Some(self.origin), here());
+        if hooks::shim_controlled(PointKind::Load) {
+            hooks::point(PointKind::Load, id(self), Some(self.origin), here());
         }
         self.inner.get()
     }
@@ -163,7 +164,7 @@ impl<T> OnceLock<T> {
     /// Waits if another thread is initializing it.
     #[track_caller]
     pub fn set(&self, value: T) -> Result<(), T> {
-        let controlled = sched::shim_controlled(Op::Load);
+        let controlled = hooks::shim_controlled(PointKind::Load);
         if self.inner.get().is_some() {
             return Err(value);
         }
@@ -185,7 +186,7 @@ impl<T> OnceLock<T> {
     where
         F: FnOnce() -> T,
     {
-        let controlled = sched::shim_controlled(Op::Load);
+        let controlled = hooks::shim_controlled(PointKind::Load);
         if let Some(v) = self.inner.get() {
             return v;
         }

@@ -4,7 +4,8 @@ use std::panic::Location;
 use std::sync::{LockResult, PoisonError, TryLockError, TryLockResult};
 
 use super::{here, id, Held, Origin};
-use crate::sched::{self, Op};
+use crate::hooks;
+use crate::point::PointKind;
 
 /// A reader-writer lock: [`std::sync::RwLock`], visible to the controlled scheduler.
 ///
@@ -91,7 +92,11 @@ impl<T: ?Sized> RwLock<T> {
     #[track_caller]
     #[inline]
     fn take<const EXCLUSIVE: bool>(&self) -> Held<EXCLUSIVE> {
-        if sched::shim_controlled(if EXCLUSIVE { Op::Lock } else { Op::ReadLock }) {
+        if hooks::shim_controlled(if EXCLUSIVE {
+            PointKind::Lock
+        } else {
+            PointKind::ReadLock
+        }) {
             Held::acquire(id(self), self.origin)
         } else {
             Held::NONE
@@ -102,10 +107,14 @@ impl<T: ?Sized> RwLock<T> {
     #[track_caller]
     #[inline]
     fn try_take<const EXCLUSIVE: bool>(&self) -> Option<Held<EXCLUSIVE>> {
-        if sched::shim_controlled(if EXCLUSIVE { Op::Lock } else { Op::ReadLock }) {
+        if hooks::shim_controlled(if EXCLUSIVE {
+            PointKind::Lock
+        } else {
+            PointKind::ReadLock
+        }) {
             let id = id(self);
             // Not `then_some`: a `Held` built eagerly would release on drop.
-            sched::try_acquire(id, Some(self.origin), EXCLUSIVE, here()).then(|| Held(id))
+            hooks::try_acquire(id, Some(self.origin), EXCLUSIVE, here()).then(|| Held(id))
         } else {
             Some(Held::NONE)
         }

@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 
 use super::atomic::AtomicUsize;
 use super::*;
-use crate::sched::{Blocker, Op, RandomWalk, Run, Step, Where};
+use crate::point::{PointKind, Step, Where};
+use crate::sched::{Blocker, RandomWalk, Run};
 use crate::thread::yield_now;
 
 type Body = Box<dyn FnOnce() + Send>;
@@ -28,7 +29,7 @@ where
     (0..n).map(f).collect()
 }
 
-fn steps_on(trace: &[Step], op: Op, obj: usize) -> Vec<Step> {
+fn steps_on(trace: &[Step], op: PointKind, obj: usize) -> Vec<Step> {
     trace
         .iter()
         .filter(|s| s.op == op && s.obj == obj)
@@ -73,15 +74,15 @@ fn mutex_increments_never_overlap_and_the_count_is_right() {
         assert_eq!(*m.lock().unwrap(), 100, "seed {seed}");
         let trace = run.trace();
         assert_eq!(
-            steps_on(&trace, Op::Lock, m.id()).len(),
+            steps_on(&trace, PointKind::Lock, m.id()).len(),
             100,
             "every lock scheduled"
         );
         // A yield inside the lock followed by the other thread's attempt to lock: the
         // other thread waited in the scheduler.
-        contended |= trace
-            .windows(2)
-            .any(|w| w[0].op == Op::Yield && w[1].op == Op::Lock && w[0].thread != w[1].thread);
+        contended |= trace.windows(2).any(|w| {
+            w[0].op == PointKind::Yield && w[1].op == PointKind::Lock && w[0].thread != w[1].thread
+        });
     }
     assert!(contended, "no seed tried to lock while the lock was held");
 }
@@ -196,7 +197,7 @@ fn the_same_seed_gives_the_same_order_of_atomic_operations() {
             }),
         );
         assert_eq!(ok, [true, true]);
-        let rmw = steps_on(&run.trace(), Op::ReadModifyWrite, id(&*counter));
+        let rmw = steps_on(&run.trace(), PointKind::ReadModifyWrite, id(&*counter));
         assert_eq!(rmw.len(), 20, "every fetch_add is a scheduling point");
         let log = log.lock().unwrap().clone();
         log
@@ -259,7 +260,7 @@ fn once_and_once_lock_do_not_hang_when_the_initializer_yields() {
             "one value for all: {seen:?}"
         );
         assert_eq!(seen[0].1, 7);
-        contended |= steps_on(&run.trace(), Op::Lock, id(&*once)).len() > 1;
+        contended |= steps_on(&run.trace(), PointKind::Lock, id(&*once)).len() > 1;
     }
     assert!(contended, "no seed had two threads initialize at once");
 }
@@ -486,9 +487,9 @@ fn a_timed_wait_under_control_times_out_at_once_and_is_never_a_deadlock() {
         "it did not sleep"
     );
     let trace = run.trace();
-    assert_eq!(steps_on(&trace, Op::Wait, id(&shared.1)).len(), 2);
+    assert_eq!(steps_on(&trace, PointKind::Wait, id(&shared.1)).len(), 2);
     // Between the two waits the mutex was released and taken back in the scheduler.
-    assert_eq!(steps_on(&trace, Op::Lock, shared.0.id()).len(), 3);
+    assert_eq!(steps_on(&trace, PointKind::Lock, shared.0.id()).len(), 3);
 
     // With another thread: the condition may become false during the timed wait.
     let mut woke = false;

@@ -1,0 +1,112 @@
+//! Controlled runs: the suffix threads are real threads, but one runs at a time.
+//!
+//! Every operation of a `threadsafe_rt::sync` primitive, and every statement point that
+//! `#[thread_safe]` puts in the annotated methods, is a *scheduling point*: the running
+//! thread asks the scheduler which thread continues, hands the turn over, and waits for it
+//! to come back. Locks, condition variables and barriers of `threadsafe_rt::sync` are
+//! tracked here, so a thread that would block is taken off the runnable set instead; when no
+//! thread is runnable and some are blocked, the run is deadlocked, exactly, and the blocked
+//! threads are unwound.
+//!
+//! Code that blocks outside the scheduler (a `std::sync::Mutex` held by a thread that is
+//! waiting for its turn) would hang a controlled run. The hand-off is bounded: when the
+//! thread holding the turn makes no progress for a while and the operating system says it
+//! is blocked, control is given up for the rest of the run, which then completes free-running
+//! and is reported as not fully controlled.
+//!
+//! The run ([`Run`]) is driven from [`crate::hooks`], which the shims and statement points
+//! call: `run.rs` hands the turn from thread to thread, `ops.rs` is what the scheduler does
+//! at each kind of operation (locks, condition variables, barriers), `state.rs` is what it
+//! tracks, and the strategies that choose who runs next implement [`Scheduler`]
+//! (`scheduler.rs`: the trait and the random walk; `pct.rs`).
+
+use std::cell::{Cell, RefCell};
+use std::sync::atomic::{AtomicBool, AtomicUsize};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::thread::Thread;
+
+use crate::point::Where;
+
+mod ops;
+mod pct;
+mod run;
+mod scheduler;
+mod state;
+
+pub(crate) use pct::Pct;
+pub(crate) use scheduler::{RandomWalk, Scheduler};
+pub(crate) use state::{Blocker, Futile};
+
+use state::State;
+
+/// One controlled execution, shared by its threads.
+pub(crate) struct Run {
+    n: usize,
+    turn: AtomicUsize,
+    /// Set on a deadlock: blocked threads unwind.
+    abort: AtomicBool,
+    /// Set when control was given up: scheduling points do nothing any more.
+    free: AtomicBool,
+    /// Set when a thread blocked outside the scheduler and was set aside for a while: the
+    /// run is then not exactly replayable.
+    partial: AtomicBool,
+    /// Grows at every scheduling point.
+    progress: AtomicUsize,
+    threads: Vec<OnceLock<(Thread, u64)>>,
+    state: Mutex<State>,
+    futile: Arc<Futile>,
+    /// The point of the last switch made at a scheduling point: if the thread switched to
+    /// blocks outside the scheduler, that point is futile.
+    last_switch: Mutex<Option<Where>>,
+}
+
+thread_local! {
+    static CURRENT: RefCell<Option<(Arc<Run>, usize)>> = const { RefCell::new(None) };
+    /// The suffix call this thread is running, for the trace.
+    static CALL: Cell<usize> = const { Cell::new(0) };
+}
+
+/// Tags the steps this thread takes from now on with suffix call `k`.
+pub(crate) fn set_call(k: usize) {
+    CALL.with(|c| c.set(k));
+}
+
+/// The controlled run this thread belongs to, and its index in it.
+pub(crate) fn current() -> Option<(Arc<Run>, usize)> {
+    CURRENT.with(|c| c.borrow().clone())
+}
+
+/// Whether this thread belongs to a controlled run that still has control (`None`: to no
+/// run), without cloning the run. Uses `try_with`: a shim may run in a thread-local's
+/// destructor, where std's primitives work too.
+#[inline]
+pub(crate) fn controlled_here() -> Option<bool> {
+    CURRENT
+        .try_with(|c| c.borrow().as_ref().map(|(run, _)| run.has_control()))
+        .ok()
+        .flatten()
+}
+
+/// Runs controlled threads by hand, for the scheduler's and the shims' unit tests.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::Run;
+    use std::sync::Arc;
+
+    /// Runs `bodies` as the threads of `run`, each on its own thread; whether each returned
+    /// (rather than panicked or was unwound).
+    pub(crate) fn run_threads(run: &Arc<Run>, bodies: Vec<Box<dyn FnOnce() + Send>>) -> Vec<bool> {
+        let handles: Vec<_> = bodies
+            .into_iter()
+            .enumerate()
+            .map(|(t, body)| {
+                let run = run.clone();
+                std::thread::spawn(move || crate::panics::catch(|| run.enter(t, body)).is_ok())
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests;

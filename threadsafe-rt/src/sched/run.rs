@@ -1,0 +1,360 @@
+//! One controlled run: threads enter, take turns at scheduling points, and finish; the
+//! turn is handed over by spinning, then parking, with a bounded wait for a thread that
+//! blocked outside the scheduler.
+
+use std::cell::Cell;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+use super::state::{State, Status};
+use super::{Blocker, Futile, Run, Scheduler, CALL, CURRENT};
+use crate::lock::lock;
+use crate::os::{current_tid, thread_is_blocked};
+use crate::point::{Aborted, PointKind, Step, Var, Where};
+
+const NOBODY: usize = usize::MAX;
+
+/// How long the thread holding the turn may go without reaching a scheduling point before
+/// the others check whether it is blocked outside the scheduler.
+const HANDOFF_BOUND: Duration = Duration::from_micros(200);
+
+thread_local! {
+    static TID: u64 = current_tid();
+}
+
+impl Run {
+    #[cfg(test)]
+    pub(crate) fn new(n: usize, scheduler: Box<dyn Scheduler>) -> Arc<Run> {
+        Run::with_futile(n, scheduler, Arc::default())
+    }
+
+    /// A run that passes over the points `futile` holds, and adds those it finds.
+    pub(crate) fn with_futile(
+        n: usize,
+        scheduler: Box<dyn Scheduler>,
+        futile: Arc<Futile>,
+    ) -> Arc<Run> {
+        Arc::new(Run {
+            n,
+            turn: AtomicUsize::new(NOBODY),
+            abort: AtomicBool::new(false),
+            free: AtomicBool::new(false),
+            partial: AtomicBool::new(false),
+            progress: AtomicUsize::new(0),
+            threads: (0..n).map(|_| OnceLock::new()).collect(),
+            state: Mutex::new(State {
+                scheduler,
+                status: vec![Status::Absent; n],
+                arrived: 0,
+                locks: HashMap::new(),
+                condvars: HashMap::new(),
+                barriers: HashMap::new(),
+                trace: Vec::new(),
+                pending: vec![None; n],
+                deadlock: None,
+            }),
+            futile,
+            last_switch: Mutex::new(None),
+        })
+    }
+
+    pub(super) fn state(&self) -> std::sync::MutexGuard<'_, State> {
+        lock(&self.state)
+    }
+
+    /// The steps taken, in order.
+    pub(crate) fn trace(&self) -> Vec<Step> {
+        self.state().trace.clone()
+    }
+
+    /// Scheduling points the run went through.
+    pub(crate) fn steps(&self) -> usize {
+        self.state().trace.len()
+    }
+
+    /// The blocked threads, if the run deadlocked.
+    pub(crate) fn deadlock(&self) -> Option<Vec<(usize, Blocker, Where)>> {
+        self.state().deadlock.clone()
+    }
+
+    /// True while the run still controls its threads: neither deadlocked (aborted) nor
+    /// given up (free).
+    pub(crate) fn has_control(&self) -> bool {
+        !self.free.load(Ordering::Acquire) && !self.abort.load(Ordering::Acquire)
+    }
+
+    /// True if a thread blocked outside the scheduler (code using std locks): the run was
+    /// then partly or, when nobody else could run, wholly free-running.
+    pub(crate) fn lost_control(&self) -> bool {
+        self.free.load(Ordering::Acquire) || self.partial.load(Ordering::Acquire)
+    }
+
+    /// Thread `me` reached a scheduling point (or finished) after being set aside as blocked
+    /// outside the scheduler: it becomes runnable again and waits for its turn, unless nobody
+    /// holds the turn, in which case it takes it.
+    fn rejoin(&self, me: usize) {
+        let mut st = self.state();
+        if st.status[me] != Status::Outside {
+            return;
+        }
+        st.status[me] = Status::Runnable;
+        if self.turn.load(Ordering::Acquire) == NOBODY {
+            self.turn.store(me, Ordering::Release);
+            self.progress.fetch_add(1, Ordering::Release);
+            return;
+        }
+        drop(st);
+        self.wait_for_turn(me);
+    }
+
+    /// The thread holding the turn is blocked outside the scheduler: set it aside and give
+    /// the turn to another runnable thread; with none, give up control for this run.
+    fn set_aside(&self, holder: usize) {
+        let mut st = self.state();
+        if self.turn.load(Ordering::Acquire) != holder || st.status[holder] != Status::Runnable {
+            return;
+        }
+        st.status[holder] = Status::Outside;
+        self.partial.store(true, Ordering::Release);
+        if let Some(at) = lock(&self.last_switch).take() {
+            self.futile.insert(at);
+        }
+        let runnable = st.runnable();
+        if runnable.is_empty() {
+            drop(st);
+            self.release_control();
+            return;
+        }
+        let next = st.choose(&runnable, None, false, None);
+        drop(st);
+        self.give_turn(next);
+    }
+
+    /// Nobody can run: a deadlock, unless a thread set aside outside the scheduler may still
+    /// come back (then the turn waits for it).
+    fn nobody_runnable(&self, st: &mut State) -> bool {
+        if st.status.contains(&Status::Outside) {
+            self.turn.store(NOBODY, Ordering::Release);
+            return false;
+        }
+        st.deadlock = Some(st.blocked());
+        true
+    }
+
+    pub(crate) fn progress(&self) -> usize {
+        self.progress.load(Ordering::Acquire)
+    }
+
+    /// Runs `f` as thread `t` of this run: waits until all threads arrived and the strategy
+    /// gives `t` the turn, and hands the turn on when `f` returns. A deadlock of the run
+    /// unwinds `f` with [`Aborted`] (caught by the caller's `catch_unwind`).
+    pub(crate) fn enter<R>(self: &Arc<Self>, t: usize, f: impl FnOnce() -> R) -> R {
+        let _ = self.threads[t].set((std::thread::current(), TID.with(|t| *t)));
+        CURRENT.with(|c| *c.borrow_mut() = Some((self.clone(), t)));
+        struct Exit<'a>(&'a Arc<Run>, usize);
+        impl Drop for Exit<'_> {
+            fn drop(&mut self) {
+                CURRENT.with(|c| *c.borrow_mut() = None);
+                self.0.finish(self.1);
+            }
+        }
+        let exit = Exit(self, t);
+        let first = {
+            let mut st = self.state();
+            st.status[t] = Status::Runnable;
+            st.arrived += 1;
+            if st.arrived == self.n {
+                let runnable = st.runnable();
+                Some(st.choose(&runnable, None, false, None))
+            } else {
+                None
+            }
+        };
+        if let Some(first) = first {
+            self.give_turn(first);
+        }
+        self.wait_for_turn(t);
+        let r = f();
+        drop(exit);
+        r
+    }
+
+    fn finish(&self, t: usize) {
+        if self.abort.load(Ordering::Acquire) || self.free.load(Ordering::Acquire) {
+            return;
+        }
+        self.rejoin(t);
+        *lock(&self.last_switch) = None;
+        let next = {
+            let mut st = self.state();
+            st.status[t] = Status::Finished;
+            st.resumed(t);
+            let runnable = st.runnable();
+            if runnable.is_empty() {
+                if st.blocked().is_empty() {
+                    // All done, or only threads set aside outside left: the turn waits for them.
+                    self.turn.store(NOBODY, Ordering::Release);
+                    None
+                } else if self.nobody_runnable(&mut st) {
+                    drop(st);
+                    self.abort_all();
+                    return;
+                } else {
+                    None
+                }
+            } else {
+                Some(st.choose(&runnable, None, false, None))
+            }
+        };
+        if let Some(next) = next {
+            self.give_turn(next);
+        }
+    }
+
+    fn give_turn(&self, t: usize) {
+        self.progress.fetch_add(1, Ordering::Release);
+        if self.turn.load(Ordering::Acquire) == t {
+            return;
+        }
+        self.turn.store(t, Ordering::Release);
+        if let Some((th, _)) = self.threads[t].get() {
+            th.unpark();
+        }
+    }
+
+    fn abort_all(&self) {
+        self.abort.store(true, Ordering::Release);
+        for th in self.threads.iter().filter_map(OnceLock::get) {
+            th.0.unpark();
+        }
+    }
+
+    fn release_control(&self) {
+        self.free.store(true, Ordering::Release);
+        for th in self.threads.iter().filter_map(OnceLock::get) {
+            th.0.unpark();
+        }
+    }
+
+    /// Waits until thread `me` has the turn (or the run was aborted or freed).
+    fn wait_for_turn(&self, me: usize) {
+        let mut spins = 0u32;
+        let mut since: Option<(usize, usize, Instant)> = None;
+        loop {
+            if self.abort.load(Ordering::Acquire) {
+                if !std::thread::panicking() {
+                    std::panic::resume_unwind(Box::new(Aborted));
+                }
+                return;
+            }
+            let turn = self.turn.load(Ordering::Acquire);
+            if turn == me || self.free.load(Ordering::Acquire) {
+                return;
+            }
+            spins += 1;
+            if spins < 256 {
+                std::hint::spin_loop();
+                continue;
+            }
+            if spins < 512 {
+                std::thread::yield_now();
+                continue;
+            }
+            // Bounded hand-off: is the thread with the turn stuck outside the scheduler?
+            let progress = self.progress();
+            match since {
+                Some((p, t, at)) if p == progress && t == turn => {
+                    if at.elapsed() >= HANDOFF_BOUND && turn != NOBODY {
+                        let blocked = self.threads[turn]
+                            .get()
+                            .is_some_and(|(_, tid)| thread_is_blocked(*tid));
+                        if blocked {
+                            self.set_aside(turn);
+                        }
+                        since = Some((self.progress(), turn, Instant::now()));
+                    }
+                }
+                _ => since = Some((progress, turn, Instant::now())),
+            }
+            std::thread::park_timeout(HANDOFF_BOUND / 4);
+        }
+    }
+
+    /// A scheduling point of thread `me`: record the step, let the strategy choose.
+    pub(crate) fn point(
+        self: &Arc<Self>,
+        me: usize,
+        op: PointKind,
+        obj: usize,
+        var: Var,
+        at: Where,
+    ) {
+        if self.free.load(Ordering::Acquire) || self.abort.load(Ordering::Acquire) {
+            return;
+        }
+        self.rejoin(me);
+        if self.futile.contains(at) {
+            return;
+        }
+        let next = {
+            let mut st = self.state();
+            st.resumed(me);
+            let mut step = Step {
+                thread: me,
+                call: CALL.with(Cell::get),
+                op,
+                obj,
+                var,
+                at,
+                held: false,
+            };
+            let runnable = st.runnable();
+            let next = st.choose(&runnable, Some(me), op == PointKind::Yield, Some(&step));
+            step.held = next != me;
+            st.trace.push(step);
+            if step.held {
+                st.pending[me] = Some(step);
+            } else {
+                st.scheduler.ran(&step);
+            }
+            next
+        };
+        if next != me {
+            *lock(&self.last_switch) = Some(at);
+            self.give_turn(next);
+            self.wait_for_turn(me);
+        } else {
+            self.progress.fetch_add(1, Ordering::Release);
+        }
+    }
+
+    /// Thread `me` cannot go on until woken: hand the turn to someone else, or declare the
+    /// deadlock if nobody can run.
+    pub(super) fn block(
+        self: &Arc<Self>,
+        me: usize,
+        mut st: std::sync::MutexGuard<'_, State>,
+        why: Blocker,
+        at: Where,
+    ) {
+        st.status[me] = Status::Blocked(why, at);
+        *lock(&self.last_switch) = None;
+        let runnable = st.runnable();
+        if runnable.is_empty() {
+            if self.nobody_runnable(&mut st) {
+                drop(st);
+                self.abort_all();
+            } else {
+                drop(st);
+            }
+            self.wait_for_turn(me);
+            return;
+        }
+        let next = st.scheduler.next(&runnable, None, false);
+        drop(st);
+        self.give_turn(next);
+        self.wait_for_turn(me);
+    }
+}
