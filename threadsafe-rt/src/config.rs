@@ -264,6 +264,23 @@ pub(crate) fn parse_duration(s: &str) -> Result<Duration, String> {
     Ok(Duration::from_secs_f64(secs))
 }
 
+/// The shortest time a run may make no progress before it counts as hung.
+const TIMEOUT_FLOOR: Duration = Duration::from_millis(250);
+
+/// How many times the deadlock timeout exceeds a test's sequential run time.
+const TIMEOUT_FACTOR: u32 = 50;
+
+impl Config {
+    /// How long a run may make no progress before it counts as hung: `deadlock_timeout` if
+    /// set, else 50 times the test's sequential run time (`seq_time`; `None` before the test
+    /// was measured), at least 250 ms.
+    pub(crate) fn hang_timeout(&self, seq_time: Option<Duration>) -> Duration {
+        self.deadlock_timeout.unwrap_or_else(|| {
+            TIMEOUT_FLOOR.max(seq_time.unwrap_or(Duration::ZERO) * TIMEOUT_FACTOR)
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -154,16 +154,15 @@
 
 mod check;
 mod config;
+mod construct;
 mod coverage;
 mod exclusive;
 mod exec;
 pub mod gates;
 mod generate;
-mod generator;
 mod hooks;
 mod lock;
-mod map;
-mod model;
+mod oracle;
 mod os;
 mod panics;
 mod point;
@@ -172,8 +171,9 @@ mod sched;
 mod seed;
 mod subject;
 pub mod sync;
+mod testcase;
 pub mod thread;
-mod worker;
+mod value;
 
 pub use check::{check, generated_tests};
 pub use config::{
@@ -181,10 +181,10 @@ pub use config::{
     REPLAY_ENV, SEED_ENV,
 };
 pub use coverage::{MapCoverage, PatternCount, UniverseSource};
-pub use generate::{Gen, Generate};
 pub use report::{Coverage, Ended, Failure, Report, Verdict, Violation};
 pub use subject::{Description, Skipped, Subject};
 pub use threadsafe_derive::thread_safe;
+pub use value::{Gen, Generate};
 
 /// A named point: a location that a [gate](gates) can stand at or a condition can wait for,
 /// e.g. `point!("after_len")`.

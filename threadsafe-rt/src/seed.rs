@@ -10,6 +10,11 @@ pub(crate) fn derive(seed: u64, n: u32) -> u64 {
     z ^ (z >> 31)
 }
 
+/// The schedule seed of execution `e` of a batch whose seed is `batch`.
+pub(crate) fn schedule(batch: u64, e: usize) -> u64 {
+    derive(batch, e as u32 ^ 0x5eed_0000)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -11,9 +11,9 @@ use std::cell::Cell;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
-use crate::generate::{Gen, Generate};
-use crate::model::{Made, OpId};
 use crate::point::StatementPoint;
+use crate::testcase::{Made, OpId};
+use crate::value::{Gen, Generate};
 
 /// A type that `threadsafe` can check: implemented by `#[thread_safe]` on an impl block.
 ///
@@ -317,9 +317,9 @@ impl Strategy {
 
     fn of_subject<A: Subject>() -> Self {
         Strategy {
-            make: |g| crate::generate::construct::<A>(g).map(|a| Box::new(a) as Box<dyn Any>),
+            make: |g| crate::construct::construct::<A>(g).map(|a| Box::new(a) as Box<dyn Any>),
             render: |g, pass| {
-                let code = crate::generate::render_construct::<A>(g)?;
+                let code = crate::construct::render_construct::<A>(g)?;
                 Some(match pass {
                     Pass::Owned => code,
                     Pass::Ref | Pass::Deref => format!("&{code}"),

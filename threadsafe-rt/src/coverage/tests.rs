@@ -2,7 +2,10 @@ use std::panic::Location;
 use std::sync::Arc;
 
 use super::*;
-use crate::point::{FieldAccess, StatementPoint};
+use rand_chacha::ChaCha8Rng;
+
+use super::names::{SiteKey, VarKey};
+use crate::point::{FieldAccess, StatementPoint, Var};
 use crate::sched::testing::run_threads;
 use crate::sched::{RandomWalk, Run};
 use crate::sync::atomic::{AtomicUsize, Ordering};
@@ -231,7 +234,7 @@ fn stale_read(t: &Tracker) -> PatternKey {
         .expect("reader's two loads and writer's store make one instance")
 }
 
-fn run_once(x: &Arc<AtomicUsize>, strategy: Box<dyn sched::Scheduler>) -> Vec<Step> {
+fn run_once(x: &Arc<AtomicUsize>, strategy: Box<dyn crate::sched::Scheduler>) -> Vec<Step> {
     let run = Run::new(2, strategy);
     let (r, w) = (x.clone(), x.clone());
     let bodies: Vec<Box<dyn FnOnce() + Send>> = vec![
@@ -308,13 +311,13 @@ fn algorithm_5_schedules_the_stale_read_in_every_seed() {
             "seed {seed}: guided run did not cover {key}"
         );
         assert!(seed > 0 || guided.covered.len() > before);
-        guided.covered = map::Coverage::new();
+        guided.covered = map::CoveredKeys::new();
         guided.seen.clear();
         guided.seen_steps.clear();
 
         random.add_trace(run_once(&x, Box::new(RandomWalk::new(seed))));
         random_hits += usize::from(random.covered.is_covered(&key));
-        random.covered = map::Coverage::new();
+        random.covered = map::CoveredKeys::new();
         random.seen.clear();
         random.seen_steps.clear();
     }

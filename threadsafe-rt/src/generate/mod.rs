@@ -15,13 +15,18 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::config::Config;
-use crate::coverage::{Guide, Plan, Tracker};
+use crate::coverage::map::PatternKey;
+use crate::coverage::{Guide, Tracker};
 use crate::exec::{serial_order, CallOutcome, Produced, SeqRunner};
-use crate::hooks::Recorded;
-use crate::lock::lock;
-use crate::map::PatternKey;
-use crate::model::{Arg, Call, OpId, Out, Scope, TestCase, VarRef, VarTypes};
 use crate::subject::{Description, ParamKind, Receiver};
+use crate::testcase::{Arg, Call, OpId, Out, Scope, TestCase, VarRef, VarTypes};
+
+mod plan;
+mod probe;
+mod rounds;
+
+pub(crate) use probe::probe;
+pub(crate) use rounds::Rounds;
 
 /// A test ready to run, with what its sequential run took (for the deadlock timeout).
 pub(crate) struct ReadyTest {
@@ -126,9 +131,7 @@ impl<'c, T: Send + Sync + 'static> Generator<'c, T> {
             prefixes: Vec::new(),
             ready: Vec::new(),
             hung,
-            seq_timeout: config
-                .deadlock_timeout
-                .unwrap_or(crate::check::TIMEOUT_FLOOR),
+            seq_timeout: config.hang_timeout(None),
             cannot_instantiate: None,
             guidance: None,
         }
@@ -141,62 +144,6 @@ impl<'c, T: Send + Sync + 'static> Generator<'c, T> {
             self.guidance = Some((guide, tracker));
         }
         self
-    }
-
-    /// The sequential runs of MAP-coverage: on a random prefix, and on a fresh instance from
-    /// each constructor (whose primitives may be created at other lines), each concurrent
-    /// method called once (up to three tries for one that runs through), its operations
-    /// recorded. Uses its own random numbers: the tests of the check are the same with or
-    /// without.
-    pub(crate) fn probe(
-        desc: &'static Description<T>,
-        config: &Config,
-        runner: &mut SeqRunner,
-    ) -> Vec<(usize, Vec<Recorded>)> {
-        let mut gen = Generator::new(desc, config, u32::MAX, HashSet::new());
-        let mut out = Vec::new();
-        let mut prefixes: Vec<Prefix> = gen.new_prefix(runner).into_iter().collect();
-        for c in 0..desc.constructors.len() {
-            let mut prefix = Prefix::empty();
-            if gen.append_ctor(&mut prefix, c, runner) {
-                prefixes.push(prefix);
-            }
-        }
-        let methods = desc.concurrent_methods();
-        for (prefix, m) in prefixes
-            .iter()
-            .flat_map(|p| methods.iter().map(move |&m| (p, m)))
-        {
-            for _ in 0..3 {
-                let Some(call) =
-                    gen.call_cut(&[m], prefix.instances, Scope::Thread(0), &prefix.vars)
-                else {
-                    continue;
-                };
-                let test = TestCase {
-                    prefix: prefix.calls.clone(),
-                    threads: vec![vec![call]],
-                    post: Vec::new(),
-                };
-                let Some(mut run) = runner.run_recorded(desc, Arc::new(test), gen.seq_timeout)
-                else {
-                    break;
-                };
-                let Some(i) = run
-                    .steps
-                    .iter()
-                    .position(|(s, _, _)| *s == Scope::Thread(0))
-                else {
-                    continue;
-                };
-                let ok = matches!(run.steps[i].2, CallOutcome::Ok(_));
-                out.push((m, std::mem::take(&mut run.recorded[i])));
-                if ok {
-                    break;
-                }
-            }
-        }
-        out
     }
 
     /// The next test of this round, `None` when the round is over (or the deadline passed).
@@ -435,44 +382,6 @@ impl<'c, T: Send + Sync + 'static> Generator<'c, T> {
         }
         vars.0.retain(|(v, _)| v.scope == scope);
         Some((suffix, vars))
-    }
-
-    /// The guidance's plan for the next test, if guided.
-    fn plan(&mut self) -> Option<Plan> {
-        let (guide, tracker) = self.guidance.as_ref()?;
-        let guide = *guide;
-        let tracker = tracker.clone();
-        let mut tracker = lock(&tracker);
-        tracker.plan(guide, &mut self.rng)
-    }
-
-    /// A test on prefix `p` whose first two threads call the plan's methods, in order, each
-    /// followed by random calls up to `cut_call_tries` calls in all, as random suffixes
-    /// have (a call that does not run sequentially there is left out); further threads get
-    /// new random suffixes.
-    fn planned_test(&mut self, p: usize, plan: &Plan, runner: &mut SeqRunner) -> Option<ReadyTest> {
-        let concurrent = self.desc.concurrent_methods();
-        let mut threads = Vec::with_capacity(self.config.threads);
-        for methods in &plan.threads {
-            let mut choices: Vec<Vec<usize>> = methods.iter().map(|&m| vec![m]).collect();
-            while choices.len() < self.config.cut_call_tries {
-                choices.push(concurrent.clone());
-            }
-            let (suffix, _) = self.build_suffix(p, &choices, runner)?;
-            threads.push(rescope(&suffix, Scope::Thread(threads.len())));
-        }
-        while threads.len() < self.config.threads {
-            let (suffix, _) = self.new_suffix(p, runner)?;
-            threads.push(rescope(&suffix, Scope::Thread(threads.len())));
-        }
-        let test = TestCase {
-            prefix: self.prefixes[p].calls.clone(),
-            threads,
-            post: Vec::new(),
-        };
-        let mut ready = self.with_post(p, test, runner)?;
-        ready.target = plan.target;
-        Some(ready)
     }
 
     /// Builds the tests of the newest suffix of prefix `p`: paired with every suffix of

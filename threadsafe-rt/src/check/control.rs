@@ -1,0 +1,37 @@
+//! How a test's executions are controlled: the scheduler of each (the configured strategy,
+//! or under guide `map` one aimed at a pattern the test can cover), seeded from the batch's
+//! seed so that a replay makes the same choices.
+
+use std::sync::Arc;
+
+use crate::config::{Config, Strategy};
+use crate::coverage::map::PatternKey;
+use crate::coverage::{Guided, Names};
+use crate::exec::{Control, Slot};
+use crate::sched::{Pct, RandomWalk, Scheduler};
+
+/// Patterns one test's executions aim at in turn, under guide `map`.
+pub(super) const TARGETS_PER_TEST: usize = 8;
+
+/// Control of a batch whose seed is `base`: execution `e` gets the scheduler seeded with
+/// `seed::schedule(base, e)`, aimed at `targets[e % targets.len()]` when there are targets.
+pub(super) fn control(
+    config: &Config,
+    base: u64,
+    targets: Option<(Arc<Names>, Vec<PatternKey>)>,
+) -> Control {
+    let strategy = config.strategy;
+    Control::new(Box::new(move |slot: Slot| -> Box<dyn Scheduler> {
+        let seed = crate::seed::schedule(base, slot.execution);
+        match (&targets, strategy) {
+            (Some((names, targets)), _) if !targets.is_empty() => {
+                let target = targets[slot.execution % targets.len()];
+                Box::new(Guided::new(seed, target, names.clone()))
+            }
+            (_, Strategy::Pct { depth }) => {
+                Box::new(Pct::new(seed, slot.threads, depth, slot.max_steps))
+            }
+            _ => Box::new(RandomWalk::new(seed)),
+        }
+    }))
+}

@@ -1,0 +1,157 @@
+//! Replay: re-runs exactly the controlled execution a token names. The same seed
+//! generates the same tests, and the same batch seed makes the same scheduling choices.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use super::control::control;
+use crate::config::{Config, Guide, Strategy, REPLAY_ENV};
+use crate::coverage::Tracker;
+use crate::exec::{BatchSpec, ConcRunner, ExecOutcome, SeqRunner};
+use crate::generate::Rounds;
+use crate::lock::lock;
+use crate::oracle;
+use crate::report::{violation, Found, Report, Verdict};
+use crate::subject::Description;
+
+/// Where a controlled execution can be found again: the generator's seed, the test's
+/// number, the execution's number in its batch, the strategy, and (when not random) the
+/// guide that chose the tests (`7.12.3.random.pairs`). Guide `map` has no token.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ReplayToken {
+    pub(crate) seed: u64,
+    pub(crate) test: u64,
+    pub(crate) execution: usize,
+    pub(crate) strategy: Strategy,
+    pub(crate) guide: Guide,
+}
+
+impl std::fmt::Display for ReplayToken {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let strategy = match self.strategy {
+            Strategy::Pct { depth } => format!("pct{depth}"),
+            _ => "random".to_string(),
+        };
+        write!(
+            f,
+            "{}.{}.{}.{strategy}",
+            self.seed, self.test, self.execution
+        )?;
+        match self.guide {
+            Guide::Pairs => f.write_str(".pairs"),
+            _ => Ok(()),
+        }
+    }
+}
+
+impl std::str::FromStr for ReplayToken {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let bad = || {
+            format!("{REPLAY_ENV}={s:?} is not a replay token: use the one a report printed, e.g. `7.12.3.random`")
+        };
+        let parts: Vec<&str> = s.trim().split('.').collect();
+        let (seed, test, execution, strategy, guide) = match parts[..] {
+            [seed, test, execution, strategy] => (seed, test, execution, strategy, Guide::Random),
+            [seed, test, execution, strategy, "pairs"] => {
+                (seed, test, execution, strategy, Guide::Pairs)
+            }
+            _ => return Err(bad()),
+        };
+        let strategy = match strategy {
+            "random" => Strategy::Random,
+            p => Strategy::Pct {
+                depth: p
+                    .strip_prefix("pct")
+                    .and_then(|d| d.parse().ok())
+                    .ok_or_else(bad)?,
+            },
+        };
+        Ok(ReplayToken {
+            seed: seed.parse().map_err(|_| bad())?,
+            test: test.parse().map_err(|_| bad())?,
+            execution: execution.parse().map_err(|_| bad())?,
+            strategy,
+            guide,
+        })
+    }
+}
+
+/// Re-runs exactly the controlled execution a token names: the same seed generates the
+/// same tests, and the same schedule seed makes the same choices.
+pub(super) fn replay<T: Send + Sync + 'static>(
+    desc: &'static Description<T>,
+    config: &Config,
+    token: &str,
+    report: &mut Report,
+) {
+    let token: ReplayToken = match token.parse() {
+        Ok(t) => t,
+        Err(e) => {
+            report.verdict = Verdict::CannotCheck(e);
+            return;
+        }
+    };
+    let mut config = config.clone();
+    config.seed = token.seed;
+    config.strategy = token.strategy;
+    config.guide = token.guide;
+    report.seed = token.seed;
+    let mut seq = SeqRunner::new();
+    let mut conc = ConcRunner::new(config.executor, config.seed);
+    let far = Instant::now() + Duration::from_secs(24 * 3600);
+    // Guide `pairs` plans each test from the tests before it: count them as the check did.
+    let tracker = Arc::new(Mutex::new(Tracker::new(desc.concurrent_methods())));
+    let mut rounds = Rounds::new(desc, &config)
+        .guided(config.guide, tracker.clone())
+        .at_most(66);
+    let mut number = 0;
+    while let Some(ready) = rounds.next(&mut seq, far) {
+        number += 1;
+        lock(&tracker).add_test(&ready.test);
+        if number < token.test {
+            conc.skip_batch();
+            continue;
+        }
+        let timeout = config.hang_timeout(Some(ready.seq_time));
+        // The batch runs again up to the execution: what earlier runs of the test learned
+        // (PCT's step estimate, futile points) is then learned again, identically.
+        let spec = BatchSpec {
+            count: token.execution + 1,
+            timeout,
+            deadline: far,
+            control: Some(control(&config, conc.next_batch_seed(), None)),
+        };
+        let start = Instant::now();
+        let batch = conc.run_batch(desc, &ready.test, spec);
+        report.tests = number;
+        report.executions = batch.executions as u64;
+        let failure @ (ExecOutcome::Panicked(_) | ExecOutcome::Deadlock(_)) = batch.outcome else {
+            report.verdict = Verdict::CannotCheck(format!(
+                "replay {token}: the execution passed this time (has the code or the seed changed?)"
+            ));
+            return;
+        };
+        let linearizations =
+            oracle::judge(desc, &ready.test, &failure, &mut seq, timeout).unwrap_or(0);
+        let found = Found {
+            tests: report.tests,
+            executions: report.executions,
+            time_to_bug: start.elapsed(),
+            replay: Some(token.to_string()),
+        };
+        report.verdict = Verdict::Violation(Box::new(violation(
+            desc,
+            &ready.test,
+            &failure,
+            linearizations,
+            batch.trace.as_deref(),
+            &config,
+            found,
+        )));
+        return;
+    }
+    report.verdict = Verdict::CannotCheck(format!(
+        "replay {token}: the generator made fewer tests than that"
+    ));
+}

@@ -1,0 +1,128 @@
+//! Executing tests: one call, a sequential order of calls, and concurrent executions.
+//!
+//! - `call.rs`: one call — its fresh argument values, receiver and output;
+//! - `sequential.rs`: the calls of a test one at a time in a given order, on a worker
+//!   thread under a watchdog ([`SeqRunner`]);
+//! - concurrent executions ([`ConcRunner`]) run as *batches*, a test's executions back to
+//!   back, built like a stress harness: persistent workers (`worker.rs`), the prefix run by
+//!   the first worker while the others wait, fresh argument values made before the start,
+//!   and a spin barrier so the suffixes really start together (`batch.rs`, with the
+//!   threads' walk through each execution in `phases.rs`). Controlled executions run on
+//!   the same workers, one thread at a time, with the scheduler that `control.rs`'s
+//!   [`Control`] makes for each; `execution.rs` holds the parts every executor shares, and
+//!   `outcome.rs` what an execution came to. `executor = "paper"` (`paper.rs`) spawns a
+//!   thread per suffix per execution instead and starts them with `std::sync::Barrier`, as
+//!   the original tool did.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::config::Executor;
+use crate::point::Step;
+use crate::subject::Description;
+use crate::testcase::TestCase;
+
+mod batch;
+mod call;
+mod control;
+mod execution;
+mod outcome;
+mod paper;
+mod phases;
+mod sequential;
+mod worker;
+
+pub(crate) use call::{CallOutcome, Produced};
+pub(crate) use control::{Control, Slot};
+pub(crate) use outcome::{Blocked, ExecOutcome};
+pub(crate) use sequential::{serial_order, SeqRunner};
+
+use worker::Worker;
+
+/// What a batch of executions came to.
+pub(crate) struct BatchOutcome {
+    pub(crate) executions: usize,
+    /// The first execution that did not pass, if any (then the batch stopped there).
+    pub(crate) outcome: ExecOutcome,
+    /// Its schedule, when it was controlled.
+    pub(crate) trace: Option<Vec<Step>>,
+    /// Controlled executions that had to give up control.
+    pub(crate) uncontrolled: usize,
+}
+
+/// What to run: how many executions, how long to wait, and whether under control.
+pub(crate) struct BatchSpec {
+    pub(crate) count: usize,
+    pub(crate) timeout: Duration,
+    pub(crate) deadline: Instant,
+    pub(crate) control: Option<Control>,
+}
+
+/// Runs tests concurrently, many times each.
+pub(crate) struct ConcRunner {
+    executor: Executor,
+    workers: Vec<Worker>,
+    seed: u64,
+    batches: u64,
+}
+
+impl ConcRunner {
+    pub(crate) fn new(executor: Executor, seed: u64) -> Self {
+        ConcRunner {
+            executor,
+            workers: Vec::new(),
+            seed,
+            batches: 0,
+        }
+    }
+
+    /// Worker threads left blocked in deadlocked code.
+    pub(crate) fn abandoned(&self) -> usize {
+        self.workers.iter().map(|w| w.abandoned).sum()
+    }
+
+    /// Up to `spec.count` executions of `test`, each on a fresh prefix, stopping at the
+    /// first that fails (or is invalid) or at the deadline. Controlled executions (with
+    /// `spec.control`) run on the stress workers too, one thread at a time.
+    pub(crate) fn run_batch<T: Send + Sync + 'static>(
+        &mut self,
+        desc: &'static Description<T>,
+        test: &Arc<TestCase>,
+        spec: BatchSpec,
+    ) -> BatchOutcome {
+        self.batches += 1;
+        let jitter_seed = self.batch_seed();
+        match self.executor {
+            Executor::Paper if spec.control.is_none() => {
+                paper::run(desc, test, spec.count, spec.timeout, spec.deadline)
+            }
+            _ => batch::run(
+                &mut self.workers,
+                batch::Plan {
+                    desc,
+                    test,
+                    count: spec.count,
+                    timeout: spec.timeout,
+                    deadline: spec.deadline,
+                    control: spec.control,
+                    jitter_seed,
+                },
+            ),
+        }
+    }
+
+    /// The seed that the start delays and schedule seeds of the current test derive from.
+    fn batch_seed(&self) -> u64 {
+        self.seed ^ self.batches.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+
+    /// The seed of the next batch (its test's number in the check decides it).
+    pub(crate) fn next_batch_seed(&self) -> u64 {
+        self.seed ^ (self.batches + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+
+    /// Counts a test as run without running it (replay skips to its test).
+    pub(crate) fn skip_batch(&mut self) {
+        self.batches += 1;
+    }
+}

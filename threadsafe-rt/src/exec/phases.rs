@@ -1,0 +1,195 @@
+//! The phases of a batch's executions, as the stress workers walk through them together.
+//!
+//! Execution `e` goes:
+//! 1. the leader (thread 0) prepares it (a fresh prefix) and [`publish`](Phases::publish)es
+//!    it; the others [`wait_published`](Phases::wait_published);
+//! 2. free-running threads [`start`](Phases::start) together: each arrives and spins until
+//!    all `n` have (controlled threads skip this: their run starts them);
+//! 3. each thread runs its calls and [`finish`](Phases::finish)es; the last one to finish
+//!    evaluates the execution (runs the post part, judges it) and marks it
+//!    [`evaluated`](Phases::evaluated), which lets everyone into execution `e + 1`; the
+//!    others [`wait_evaluated`](Phases::wait_evaluated).
+//!
+//! The counters only grow (`published = e + 1`, `arrived` reaches `(e + 1) * n`, ...), so
+//! there is no reset between executions to race with. [`abort`](Phases::abort) (set by the
+//! watchdog when a thread is stuck) releases every wait with `false`; [`stop`](Phases::stop)
+//! (a failure was found, or the deadline passed) ends the batch at the next publication.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+/// A few microseconds of spinning: enough for peers on other cores to arrive together,
+/// short enough that a descheduled peer on a busy machine gets the core back soon.
+const SPINS_BEFORE_YIELD: u32 = 512;
+
+/// The shared counters of one batch; see the module docs.
+pub(super) struct Phases {
+    n: usize,
+    published: AtomicUsize,
+    arrived: AtomicUsize,
+    finished: AtomicUsize,
+    evaluated: AtomicUsize,
+    stop: AtomicBool,
+    abort: AtomicBool,
+}
+
+impl Phases {
+    /// Phases for `n` threads, before execution 0.
+    pub(super) fn new(n: usize) -> Self {
+        Phases {
+            n,
+            published: AtomicUsize::new(0),
+            arrived: AtomicUsize::new(0),
+            finished: AtomicUsize::new(0),
+            evaluated: AtomicUsize::new(0),
+            stop: AtomicBool::new(false),
+            abort: AtomicBool::new(false),
+        }
+    }
+
+    /// Leader: execution `e` is ready (or, after [`stop`](Self::stop), the batch is over).
+    pub(super) fn publish(&self, e: usize) {
+        self.published.store(e + 1, Ordering::Release);
+    }
+
+    /// Waits until execution `e` is published; false if the batch was aborted.
+    pub(super) fn wait_published(&self, e: usize) -> bool {
+        self.spin_until(|| self.published.load(Ordering::Acquire) > e)
+    }
+
+    /// Arrives at the start of execution `e` and waits until all threads have; false if
+    /// the batch was aborted.
+    pub(super) fn start(&self, e: usize) -> bool {
+        self.arrived.fetch_add(1, Ordering::AcqRel);
+        self.spin_until(|| self.arrived.load(Ordering::Acquire) >= (e + 1) * self.n)
+    }
+
+    /// This thread is done with execution `e`: true for the last one, which evaluates it.
+    pub(super) fn finish(&self, e: usize) -> bool {
+        self.finished.fetch_add(1, Ordering::AcqRel) + 1 == (e + 1) * self.n
+    }
+
+    /// The evaluator is done with execution `e`: the threads may go on to `e + 1`.
+    pub(super) fn evaluated(&self, e: usize) {
+        self.evaluated.store(e + 1, Ordering::Release);
+    }
+
+    /// Waits until execution `e` was evaluated; false if the batch was aborted.
+    pub(super) fn wait_evaluated(&self, e: usize) -> bool {
+        self.spin_until(|| self.evaluated.load(Ordering::Acquire) > e)
+    }
+
+    /// Ends the batch at the next publication.
+    pub(super) fn stop(&self) {
+        self.stop.store(true, Ordering::Release);
+    }
+
+    /// Whether the batch was told to stop.
+    pub(super) fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Acquire)
+    }
+
+    /// Releases every thread waiting in a phase (a peer is stuck for good).
+    pub(super) fn abort(&self) {
+        self.abort.store(true, Ordering::Release);
+    }
+
+    /// Spins, then yields, until `cond` holds (true) or the batch is aborted (false).
+    fn spin_until(&self, cond: impl Fn() -> bool) -> bool {
+        let mut spins = 0u32;
+        while !cond() {
+            if self.abort.load(Ordering::Relaxed) {
+                return false;
+            }
+            spins += 1;
+            if spins < SPINS_BEFORE_YIELD {
+                std::hint::spin_loop();
+            } else {
+                std::thread::yield_now();
+            }
+        }
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    /// Walks `n` threads through `count` executions as the batch does, logging what each
+    /// phase saw; panics (in a thread) if the protocol lets a thread run ahead.
+    fn walk(n: usize, count: usize) -> Vec<usize> {
+        let phases = Arc::new(Phases::new(n));
+        // Per execution: how many threads ran its calls, and who evaluated it.
+        let ran: Arc<Vec<AtomicUsize>> =
+            Arc::new((0..count).map(|_| AtomicUsize::new(0)).collect());
+        let evaluator: Arc<Vec<AtomicUsize>> =
+            Arc::new((0..count).map(|_| AtomicUsize::new(usize::MAX)).collect());
+        let handles: Vec<_> = (0..n)
+            .map(|t| {
+                let (phases, ran, evaluator) = (phases.clone(), ran.clone(), evaluator.clone());
+                std::thread::spawn(move || {
+                    for e in 0..count {
+                        if t == 0 {
+                            phases.publish(e);
+                        } else {
+                            assert!(phases.wait_published(e));
+                        }
+                        assert!(phases.start(e));
+                        if e > 0 {
+                            assert_eq!(
+                                ran[e - 1].load(Ordering::SeqCst),
+                                n,
+                                "a thread started {e} before {} was done",
+                                e - 1
+                            );
+                        }
+                        ran[e].fetch_add(1, Ordering::SeqCst);
+                        if phases.finish(e) {
+                            assert_eq!(ran[e].load(Ordering::SeqCst), n, "evaluated early");
+                            evaluator[e].store(t, Ordering::SeqCst);
+                            phases.evaluated(e);
+                        } else {
+                            assert!(phases.wait_evaluated(e));
+                            assert_ne!(evaluator[e].load(Ordering::SeqCst), usize::MAX);
+                        }
+                    }
+                })
+            })
+            .collect();
+        for h in handles {
+            h.join().expect("a thread broke the protocol");
+        }
+        evaluator.iter().map(|a| a.load(Ordering::SeqCst)).collect()
+    }
+
+    #[test]
+    fn every_execution_is_evaluated_once_after_all_threads_ran_it() {
+        for n in [1, 2, 3, 4] {
+            let evaluators = walk(n, 500);
+            assert!(evaluators.iter().all(|&t| t < n), "{evaluators:?}");
+        }
+    }
+
+    #[test]
+    fn abort_releases_every_wait() {
+        let phases = Arc::new(Phases::new(2));
+        let waiting = {
+            let p = phases.clone();
+            std::thread::spawn(move || (p.wait_published(0), p.start(0), p.wait_evaluated(0)))
+        };
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        phases.abort();
+        assert_eq!(waiting.join().unwrap(), (false, false, false));
+    }
+
+    #[test]
+    fn stop_is_seen_by_all() {
+        let phases = Phases::new(2);
+        assert!(!phases.stopped());
+        phases.stop();
+        phases.publish(0);
+        assert!(phases.wait_published(0));
+        assert!(phases.stopped());
+    }
+}
