@@ -3,16 +3,17 @@
 //! gate waits on a condition variable; a watchdog finds gate deadlocks.
 
 use std::cell::Cell;
-use std::fmt;
 use std::panic::Location;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, RwLock};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::loc::{Site, Target};
+use super::outcome::{GateDeadlock, ThreadPanic, Waiting};
+use super::watchdog::watchdog;
 use super::{Cond, Gate, GateKind, Loc, Rule, Schedule, SimpleGate, SyncOp};
 use crate::lock::{lock, read, write};
-use crate::os::{current_tid, others_running};
+use crate::os::current_tid;
 use crate::panics;
 use crate::point::{Aborted, PointKind, StatementPoint};
 
@@ -36,7 +37,7 @@ thread_local! {
 /// How often a waiting thread re-checks predicates over user state.
 const POLL: Duration = Duration::from_millis(1);
 /// How often the watchdog looks.
-const WATCH: Duration = Duration::from_millis(2);
+pub(super) const WATCH: Duration = Duration::from_millis(2);
 
 /// Whether a gated test runs (one relaxed load).
 #[inline]
@@ -74,15 +75,23 @@ pub(crate) fn wake() {
     }
 }
 
-fn engine() -> Option<Arc<Engine>> {
+pub(super) fn engine() -> Option<Arc<Engine>> {
     if !active() {
         return None;
     }
     read(&ENGINE).clone()
 }
 
-fn set_engine(e: Option<Arc<Engine>>) {
-    *write(&ENGINE) = e;
+/// Makes `e` the engine the hooks report to.
+pub(super) fn activate(e: &Arc<Engine>) {
+    *write(&ENGINE) = Some(Arc::clone(e));
+    ACTIVE.store(true, Ordering::SeqCst);
+}
+
+/// No gated test runs any more.
+pub(super) fn deactivate() {
+    ACTIVE.store(false, Ordering::SeqCst);
+    *write(&ENGINE) = None;
 }
 
 fn arrive(site: Site) {
@@ -130,149 +139,47 @@ impl Interest {
     }
 }
 
-/// Which thread waits at which gate, and where.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Waiting {
-    /// The thread's name.
-    pub thread: String,
-    /// The gate's name.
-    pub gate: String,
-    /// Where the thread stands, e.g. "`append` at src/buf.rs:12".
-    pub at: String,
+pub(super) struct Thread {
+    pub(super) name: String,
+    pub(super) tid: u64,
+    pub(super) live: bool,
+    pub(super) waiting: Option<Waiting>,
 }
 
-/// A deadlock of a gated test: every thread waits at a gate that cannot open, or waits
-/// for a thread that is blocked.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GateDeadlock {
-    /// The threads at closed gates.
-    pub waiting: Vec<Waiting>,
-    /// The other threads of the test that had not ended: blocked outside the gates (on a
-    /// lock a gated thread holds, say).
-    pub blocked: Vec<String>,
-    /// How long nothing had happened when it was declared.
-    pub quiet_for: Duration,
-}
-
-impl fmt::Display for GateDeadlock {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(
-            f,
-            "gate deadlock: nothing happened for {:?}, and no gate can open",
-            self.quiet_for
-        )?;
-        for w in &self.waiting {
-            writeln!(
-                f,
-                "  thread `{}` waits at {} for gate `{}`",
-                w.thread, w.at, w.gate
-            )?;
-        }
-        for b in &self.blocked {
-            writeln!(f, "  thread `{b}` is blocked outside the gates")?;
-        }
-        Ok(())
-    }
-}
-
-/// A panic of one of the test's threads.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ThreadPanic {
-    /// The thread's name (`main` for the body of [`run`]).
-    pub thread: String,
-    /// The panic message.
-    pub message: String,
-    /// `file:line:col` of the panic.
-    pub location: String,
-}
-
-/// What a gated test did: the panics of its threads, in the order they happened, and the
-/// gate deadlock that ended it, if any.
-#[derive(Clone, Debug)]
-#[non_exhaustive]
-pub struct Outcome {
-    /// The threads' panics (not the unwinding of threads released from a deadlock).
-    pub panics: Vec<ThreadPanic>,
-    /// The gate deadlock, if the gates stopped the test.
-    pub deadlock: Option<GateDeadlock>,
-    /// Wall-clock time of the run.
-    pub elapsed: Duration,
-}
-
-impl Outcome {
-    /// No panic and no deadlock.
-    pub fn is_ok(&self) -> bool {
-        self.panics.is_empty() && self.deadlock.is_none()
-    }
-
-    /// Panics with the outcome if a thread panicked or the gates deadlocked.
-    #[track_caller]
-    pub fn unwrap(&self) {
-        assert!(self.is_ok(), "{self}");
-    }
-}
-
-impl fmt::Display for Outcome {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.is_ok() {
-            return write!(f, "gated test passed in {:?}", self.elapsed);
-        }
-        writeln!(f, "gated test failed after {:?}", self.elapsed)?;
-        for p in &self.panics {
-            writeln!(
-                f,
-                "  thread `{}` panicked at {}: {}",
-                p.thread, p.location, p.message
-            )?;
-        }
-        if let Some(d) = &self.deadlock {
-            write!(f, "{d}")?;
-        }
-        Ok(())
-    }
-}
-
-struct Thread {
-    name: String,
-    tid: u64,
-    live: bool,
-    waiting: Option<Waiting>,
-}
-
-struct State {
-    threads: Vec<Thread>,
+pub(super) struct State {
+    pub(super) threads: Vec<Thread>,
     /// `reached[loc][thread]`: arrivals of the thread at the location.
-    reached: Vec<Vec<usize>>,
+    pub(super) reached: Vec<Vec<usize>>,
     /// `passed[loc][thread]`: arrivals let through.
-    passed: Vec<Vec<usize>>,
+    pub(super) passed: Vec<Vec<usize>>,
     /// Bumped on every arrival, pass, opening and end.
-    events: u64,
-    panics: Vec<ThreadPanic>,
-    deadlock: Option<GateDeadlock>,
+    pub(super) events: u64,
+    pub(super) panics: Vec<ThreadPanic>,
+    pub(super) deadlock: Option<GateDeadlock>,
 }
 
-struct Engine {
-    id: u64,
-    rules: Vec<Rule>,
-    openers: Vec<(Loc, SimpleGate)>,
+pub(super) struct Engine {
+    pub(super) id: u64,
+    pub(super) rules: Vec<Rule>,
+    pub(super) openers: Vec<(Loc, SimpleGate)>,
     /// Every location the rules, openers and conditions name, once each.
-    locs: Vec<Loc>,
+    pub(super) locs: Vec<Loc>,
     /// The index in `locs` of each rule's location, then of each opener's.
-    rule_at: Vec<usize>,
-    opener_at: Vec<usize>,
+    pub(super) rule_at: Vec<usize>,
+    pub(super) opener_at: Vec<usize>,
     interest: Interest,
-    settle: Duration,
-    timeout: Duration,
-    st: Mutex<State>,
-    cv: Condvar,
-    abort: AtomicBool,
+    pub(super) settle: Duration,
+    pub(super) timeout: Duration,
+    pub(super) st: Mutex<State>,
+    pub(super) cv: Condvar,
+    pub(super) abort: AtomicBool,
 }
 
 /// A predicate of a condition, evaluated outside the engine's lock.
 type Predicate = Arc<dyn Fn() -> bool + Send + Sync>;
 
 impl Engine {
-    fn new(schedule: Schedule) -> Engine {
+    pub(super) fn new(schedule: Schedule) -> Engine {
         let mut locs: Vec<Loc> = Vec::new();
         let mut add = |l: &Loc| {
             if !locs.contains(l) {
@@ -314,12 +221,12 @@ impl Engine {
         }
     }
 
-    fn state(&self) -> MutexGuard<'_, State> {
+    pub(super) fn state(&self) -> MutexGuard<'_, State> {
         lock(&self.st)
     }
 
     /// Adds a live thread; returns its index.
-    fn add_thread(&self, st: &mut State, name: String, tid: u64) -> usize {
+    pub(super) fn add_thread(&self, st: &mut State, name: String, tid: u64) -> usize {
         st.threads.push(Thread {
             name,
             tid,
@@ -351,7 +258,7 @@ impl Engine {
     }
 
     /// Takes slot `i` (reserved by [`Scope::spawn`]) for the calling thread.
-    fn adopt(&self, i: usize) {
+    pub(super) fn adopt(&self, i: usize) {
         ME.with(|m| m.set(Some((self.id, i))));
     }
 
@@ -482,12 +389,12 @@ impl Engine {
     }
 
     /// The calling thread's body ended: the `end` location, then the thread leaves the test.
-    fn end_current(&self) {
+    pub(super) fn end_current(&self) {
         self.arrive(Site::End);
         self.leave_current();
     }
 
-    fn leave_current(&self) {
+    pub(super) fn leave_current(&self) {
         let mut st = self.state();
         if let Some((id, i)) = ME.with(Cell::get) {
             if id == self.id {
@@ -499,7 +406,7 @@ impl Engine {
         }
     }
 
-    fn record(&self, thread: &str, p: panics::PanicRecord) {
+    pub(super) fn record(&self, thread: &str, p: panics::PanicRecord) {
         if !p.aborted {
             self.state().panics.push(ThreadPanic {
                 thread: thread.to_string(),
@@ -508,114 +415,6 @@ impl Engine {
             });
         }
     }
-
-    /// One look of the watchdog at this engine. Declares a gate deadlock when every live
-    /// thread waits at a gate and nothing happened for `settle` while no other thread of
-    /// the process ran, or when nothing happened for `timeout` while no thread of the process
-    /// ran (those not at gates are blocked); aborts the process if threads are still stuck `timeout` after
-    /// that (they wait outside the gates, where nothing can unwind them).
-    fn watch(&self, w: &mut Watch) {
-        if let Some(at) = w.declared {
-            if at.elapsed() > self.timeout {
-                let st = self.state();
-                eprintln!(
-                    "threadsafe: {}threads blocked outside the gates never returned; aborting",
-                    st.deadlock
-                        .as_ref()
-                        .map(ToString::to_string)
-                        .unwrap_or_default()
-                );
-                std::process::abort();
-            }
-            return;
-        }
-        let mut st = self.state();
-        if st.events != w.last {
-            w.last = st.events;
-            w.quiet_since = Instant::now();
-            w.still_since = Instant::now();
-        }
-        let live: Vec<&Thread> = st.threads.iter().filter(|t| t.live).collect();
-        let all_waiting = !live.is_empty() && live.iter().all(|t| t.waiting.is_some());
-        let waiting_tids: Vec<u64> = live
-            .iter()
-            .filter(|t| t.waiting.is_some())
-            .map(|t| t.tid)
-            .collect();
-        let exact = all_waiting && {
-            if others_running(w.me, &waiting_tids) {
-                w.still_since = Instant::now();
-            }
-            w.still_since.elapsed() >= self.settle
-        };
-        let stuck = !exact
-            && w.quiet_since.elapsed() >= self.timeout
-            && !others_running(w.me, &waiting_tids);
-        if exact || stuck {
-            st.deadlock = Some(GateDeadlock {
-                waiting: live.iter().filter_map(|t| t.waiting.clone()).collect(),
-                blocked: live
-                    .iter()
-                    .filter(|t| t.waiting.is_none())
-                    .map(|t| t.name.clone())
-                    .collect(),
-                quiet_for: w.quiet_since.elapsed(),
-            });
-            self.abort.store(true, Ordering::SeqCst);
-            self.cv.notify_all();
-            w.declared = Some(Instant::now());
-        }
-    }
-}
-
-/// The watchdog's view of the engine it watches.
-struct Watch {
-    /// The engine's id.
-    id: u64,
-    /// The watchdog's own thread id.
-    me: u64,
-    last: u64,
-    quiet_since: Instant,
-    still_since: Instant,
-    declared: Option<Instant>,
-}
-
-/// The one watchdog thread of the process: parked while no gated test runs, it looks at
-/// the running one every [`WATCH`]. Started by the first [`run`].
-fn watchdog() -> &'static std::thread::Thread {
-    static WATCHDOG: std::sync::OnceLock<std::thread::Thread> = std::sync::OnceLock::new();
-    WATCHDOG.get_or_init(|| {
-        std::thread::Builder::new()
-            .name("threadsafe-gates-watchdog".into())
-            .spawn(|| {
-                let me = current_tid();
-                let mut w: Option<Watch> = None;
-                loop {
-                    let Some(e) = engine() else {
-                        w = None;
-                        std::thread::park();
-                        continue;
-                    };
-                    let w = match &mut w {
-                        Some(w) if w.id == e.id => w,
-                        _ => w.insert(Watch {
-                            id: e.id,
-                            me,
-                            last: u64::MAX,
-                            quiet_since: Instant::now(),
-                            still_since: Instant::now(),
-                            declared: None,
-                        }),
-                    };
-                    e.watch(w);
-                    drop(e);
-                    std::thread::park_timeout(WATCH);
-                }
-            })
-            .expect("the OS starts the watchdog thread")
-            .thread()
-            .clone()
-    })
 }
 
 fn evaluate(predicates: &[Predicate]) -> Vec<(usize, bool)> {
@@ -665,101 +464,5 @@ impl Drop for ExitGuard {
         if let Some(e) = engine() {
             e.leave_current();
         }
-    }
-}
-
-/// The threads of a gated test; see [`run`].
-pub struct Scope<'scope, 'env: 'scope> {
-    inner: &'scope std::thread::Scope<'scope, 'env>,
-    engine: Arc<Engine>,
-}
-
-impl<'scope> Scope<'scope, '_> {
-    /// Starts a thread named `name` that runs `body`; [`run`] joins it. Locations can name
-    /// the thread (`"worker: fn append"`); its panic is recorded in the [`Outcome`].
-    ///
-    /// # Panics
-    /// If the operating system cannot start a thread.
-    pub fn spawn<F>(&self, name: &str, body: F)
-    where
-        F: FnOnce() + Send + 'scope,
-    {
-        let engine = Arc::clone(&self.engine);
-        let slot = {
-            let mut st = engine.state();
-            engine.add_thread(&mut st, name.to_string(), 0)
-        };
-        let name = name.to_string();
-        std::thread::Builder::new()
-            .name(name.clone())
-            .spawn_scoped(self.inner, move || {
-                engine.adopt(slot);
-                if let Err(p) = panics::catch(body) {
-                    engine.record(&name, p);
-                }
-                if let Err(p) = panics::catch(|| engine.end_current()) {
-                    engine.record(&name, p);
-                }
-                engine.leave_current();
-            })
-            .expect("the OS starts a thread for the gated test");
-    }
-}
-
-/// Runs a gated test: `body` runs on the calling thread as thread `main` and starts the
-/// other threads with [`Scope::spawn`]; the gates of `schedule` hold threads as they reach
-/// their locations. Returns when every thread has ended, with their panics, or with the
-/// gate deadlock that stopped them (see the [module docs](super)).
-///
-/// Gated tests of one process run one at a time (and never beside a
-/// [`check`](crate::check)).
-///
-/// ```
-/// use threadsafe_rt::gates::{self, Schedule};
-///
-/// // A gate that never opens: reported as a deadlock, not a hang.
-/// let outcome = gates::run(threadsafe_rt::schedule!("never" -> "main: stuck"), |_| {
-///     gates::point("stuck");
-/// });
-/// let deadlock = outcome.deadlock.expect("reported");
-/// assert_eq!(deadlock.waiting[0].thread, "main");
-/// assert!(deadlock.waiting[0].gate.contains("until reached `never`"));
-/// ```
-pub fn run<'env, F>(schedule: Schedule, body: F) -> Outcome
-where
-    F: for<'scope> FnOnce(&Scope<'scope, 'env>),
-{
-    let _one_at_a_time = crate::exclusive::one_at_a_time();
-    let engine = Arc::new(Engine::new(schedule));
-    set_engine(Some(Arc::clone(&engine)));
-    ACTIVE.store(true, Ordering::SeqCst);
-    let start = Instant::now();
-    std::thread::scope(|s| {
-        let scope = Scope {
-            inner: s,
-            engine: Arc::clone(&engine),
-        };
-        {
-            let mut st = engine.state();
-            let main = engine.add_thread(&mut st, "main".to_string(), 0);
-            drop(st);
-            engine.adopt(main);
-        }
-        if let Err(p) = panics::catch(|| body(&scope)) {
-            engine.record("main", p);
-        }
-        if let Err(p) = panics::catch(|| engine.end_current()) {
-            engine.record("main", p);
-        }
-        engine.leave_current();
-    });
-    let elapsed = start.elapsed();
-    ACTIVE.store(false, Ordering::SeqCst);
-    set_engine(None);
-    let mut st = engine.state();
-    Outcome {
-        panics: std::mem::take(&mut st.panics),
-        deadlock: st.deadlock.take(),
-        elapsed,
     }
 }

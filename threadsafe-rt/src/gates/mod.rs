@@ -88,6 +88,9 @@
 
 mod engine;
 mod loc;
+mod outcome;
+mod run;
+mod watchdog;
 
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -95,8 +98,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 pub(crate) use engine::{active, named_point, statement, sync_op};
-pub use engine::{run, GateDeadlock, Outcome, Scope, ThreadPanic, Waiting};
 pub use loc::{IntoLoc, Loc, LocError, SyncOp};
+pub use outcome::{GateDeadlock, Outcome, ThreadPanic, Waiting};
+pub use run::{run, Scope};
 
 /// A named point in every build: what [`point!`](crate::point) expands to in test builds.
 /// A location for gates and conditions ([`Loc::point`]); one relaxed load when no gated
