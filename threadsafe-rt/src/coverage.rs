@@ -48,6 +48,9 @@ use std::time::{Duration, Instant};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
+// Defined with the other settings; `pub(crate)` here too for the modules that import it
+// with the coverage.
+pub(crate) use crate::config::Guide;
 use crate::map::{
     self, Access, Kind, MethodTrace, PairCoverage, PatternId, PatternKey, Role, Universe,
 };
@@ -431,24 +434,6 @@ impl fmt::Display for MapCoverage {
         }
         Ok(())
     }
-}
-
-/// How the generator and the scheduler choose (the `guide` setting).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Guide {
-    /// Random methods (the feedback-directed generator) and random schedules.
-    #[default]
-    Random,
-    /// CovCon: the first two threads of each test start with the pair of methods run
-    /// concurrently least so far (then random calls, as random suffixes have); random
-    /// schedules.
-    Pairs,
-    /// MAPTest: the same, among the pairs that can still cover an uncovered memory-access
-    /// pattern with one call each (Algorithm 4, ranked by method-pair coverage); each
-    /// execution eagerly schedules the thread whose next step extends one of the patterns
-    /// the test can cover (Algorithm 5).
-    Map,
 }
 
 /// What the generator should put in the threads of the next test.
