@@ -11,6 +11,7 @@ use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
 use syn::{ImplItem, Item, Path};
+use threadsafe_knobs as knobs;
 
 use crate::ast::{Entry, EntryKind, Impl, InstancePass, Made, Op, ParamKind, Pass, Receiver, Ret};
 use crate::attr::{is_helper, Args, ConfigValue};
@@ -319,29 +320,32 @@ fn config_value(krate: &Path, value: ConfigValue) -> TokenStream {
     };
     match value {
         ConfigValue::Usize(n) => Literal::usize_unsuffixed(n).into_token_stream(),
-        ConfigValue::U64(n) => Literal::u64_unsuffixed(n).into_token_stream(),
+        ConfigValue::Seed(knobs::Seed::Fixed(n)) => Literal::u64_unsuffixed(n).into_token_stream(),
+        ConfigValue::Seed(knobs::Seed::Random) => quote!(#krate::__private::random_seed()),
         ConfigValue::Duration(d) => duration(d),
         ConfigValue::SomeDuration(d) => {
             let d = duration(d);
             quote!(::core::option::Option::Some(#d))
         }
-        ConfigValue::Executor(variant) => {
-            let variant = format_ident!("{variant}");
-            quote!(#krate::Executor::#variant)
-        }
-        ConfigValue::Schedule(variant) => {
-            let variant = format_ident!("{variant}");
-            quote!(#krate::ScheduleMode::#variant)
-        }
+        ConfigValue::Executor(e) => match e {
+            knobs::Executor::Stress => quote!(#krate::Executor::Stress),
+            knobs::Executor::Paper => quote!(#krate::Executor::Paper),
+        },
+        ConfigValue::Schedule(s) => match s {
+            knobs::Schedule::Auto => quote!(#krate::ScheduleMode::Auto),
+            knobs::Schedule::Controlled => quote!(#krate::ScheduleMode::Controlled),
+            knobs::Schedule::Stress => quote!(#krate::ScheduleMode::Stress),
+        },
         ConfigValue::Strategy(None) => quote!(#krate::Strategy::Random),
         ConfigValue::Strategy(Some(depth)) => {
             let depth = Literal::usize_unsuffixed(depth);
             quote!(#krate::Strategy::Pct { depth: #depth })
         }
-        ConfigValue::Guide(variant) => {
-            let variant = format_ident!("{variant}");
-            quote!(#krate::Guide::#variant)
-        }
+        ConfigValue::Guide(g) => match g {
+            knobs::Guide::Random => quote!(#krate::Guide::Random),
+            knobs::Guide::Pairs => quote!(#krate::Guide::Pairs),
+            knobs::Guide::Map => quote!(#krate::Guide::Map),
+        },
         ConfigValue::Bool(b) => quote!(#b),
     }
 }

@@ -53,7 +53,8 @@ use proc_macro::TokenStream;
 /// All optional, as `key = value` separated by commas. The knobs of the check set the fields
 /// of `threadsafe_rt::Config` of the same name; the others keep their defaults, and
 /// `THREADSAFE_SEED` / `THREADSAFE_BUDGET` / `THREADSAFE_GUIDE` in the environment still
-/// override seed, budget and guide.
+/// override seed, budget and guide. Values in strings follow the grammar of
+/// `threadsafe-knobs`, the same as those variables: a string one accepts, the other accepts.
 ///
 /// | argument | value | default |
 /// |---|---|---|
@@ -64,13 +65,13 @@ use proc_macro::TokenStream;
 /// | `conc_execs` | concurrent executions of each test, at least 1 | 100 |
 /// | `threads` | suffixes run at once: 2, 3 or 4 | 2 |
 /// | `post_calls` | sequential calls appended after the threads join | 1 |
-/// | `seed` | seed of the generator (`u64`) | 0 |
-/// | `budget` | wall-clock bound of the check: `"500ms"`, `"2s"`, `"1.5s"`, `"10m"` | `"1s"` |
+/// | `seed` | seed of the generator: a `u64`, or `"random"` for a new one each run (the report prints it) | 0 |
+/// | `budget` | wall-clock bound of the check: a number and a unit (`ms`, `s`, `m` or `min`), `"500ms"`, `"2s"`, `"1.5s"`, `"10m"` | `"1s"` |
 /// | `deadlock_timeout` | time without progress that counts as a deadlock, same format | derived per test |
 /// | `executor` | `"stress"` or `"paper"` | `"stress"` |
 /// | `schedule` | `"auto"` (controlled when the type has scheduling points), `"controlled"` or `"stress"` | `"auto"` |
-/// | `strategy` | who runs next in a controlled execution: `"random"` or `"pct"` | `"random"` |
-/// | `depth` | the bug depth `strategy = "pct"` aims at, at least 1 (only with `"pct"`) | 3 |
+/// | `strategy` | who runs next in a controlled execution: `"random"`, `"pct"`, or `"pct"` with its bug depth (`"pct2"`) | `"random"` |
+/// | `depth` | the bug depth `strategy = "pct"` aims at, at least 1 (only with `"pct"` without a depth) | 3 |
 /// | `guide` | how tests and controlled schedules are chosen: `"random"` (default), `"pairs"` (CovCon: the pair of methods run concurrently least so far), `"map"` (MAPTest: methods and schedules aimed at uncovered memory-access patterns) | `"random"` |
 /// | `stop_when_covered` | `true` ends the check once every feasible memory-access pattern is covered | `false` |
 /// | `instantiate` | the concrete type to check for a generic impl: `"Cache<String, u32>"` | required on generic impls |
@@ -127,7 +128,8 @@ use proc_macro::TokenStream;
 /// All reported at once, each at the smallest guilty token, with the impl block still emitted:
 /// the attribute on anything but an inherent impl block (a struct, a trait impl, ...); an
 /// unknown argument (with the list of valid ones); a value of the wrong type, out of range, or
-/// a duration that does not parse; `depth` without `strategy = "pct"`; a type that is not `Send + Sync`; an impl block without a
+/// a string that does not follow the knobs' grammar; `depth` without `strategy = "pct"` (or with
+/// `"pct2"`, which has its depth); a type that is not `Send + Sync`; an impl block without a
 /// constructor; a generic impl without `instantiate`, an `instantiate` that does not fit the
 /// impl, or `instantiate` on an impl that is not generic; lifetime parameters on the impl; an
 /// unknown argument of the method-level `#[thread_safe(..)]`.

@@ -248,6 +248,12 @@ macro_rules! schedule {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::check::run_test;
+
+    /// A seed drawn when the test runs (`#[thread_safe(seed = "random")]`).
+    #[inline]
+    pub fn random_seed() -> u64 {
+        crate::config::random_seed()
+    }
     pub use crate::sched::{FieldAccess, StatementPoint};
 
     /// A named point (what [`point!`](crate::point) expands to in test builds).

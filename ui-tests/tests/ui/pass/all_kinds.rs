@@ -168,7 +168,12 @@ pub struct Cache<K, V> {
     map: Mutex<HashMap<K, V>>,
 }
 
-#[thread_safe(instantiate = "Cache<String, u32>", budget = "100ms")]
+#[thread_safe(
+    instantiate = "Cache<String, u32>",
+    budget = "100ms",
+    seed = "random",
+    strategy = "pct2"
+)]
 impl<K: Eq + Hash + Clone, V: Clone> Cache<K, V> {
     pub fn new() -> Self {
         Cache {
