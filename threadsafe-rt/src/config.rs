@@ -260,6 +260,10 @@ pub struct Config {
     /// End the check once every feasible memory-access pattern is covered, before the
     /// budget (false). The report says which ended it.
     pub stop_when_covered: bool,
+    /// Whether the methods' return values count (true): results are compared by the oracle,
+    /// except those of methods marked `#[thread_safe(nondeterministic)]`. `false` is the
+    /// paper's oracle: panics and deadlocks only.
+    pub results: bool,
 }
 
 impl Default for Config {
@@ -281,6 +285,7 @@ impl Default for Config {
             replay: None,
             guide: Guide::Random,
             stop_when_covered: false,
+            results: true,
         }
     }
 }

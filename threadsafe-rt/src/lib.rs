@@ -161,6 +161,7 @@ mod generate;
 mod generator;
 mod map;
 mod model;
+mod observe;
 mod panics;
 mod report;
 mod sched;
@@ -267,6 +268,7 @@ pub mod __private {
     pub fn statement(p: &'static StatementPoint) {
         crate::sched::statement(p);
     }
+    pub use crate::observe::{Observe, ObserveDebug, ObserveNothing, ObserveValue};
     pub use crate::subject::{
         CloneNo, CloneYes, Description, Frame, InstancePass, Op, Param, Pass, Probe, Receiver,
         Stash, StashDrop, StashKeep, Unavailable, ViaGenerate, ViaNothing, ViaSubject,
