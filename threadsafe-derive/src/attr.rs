@@ -14,7 +14,8 @@ use threadsafe_knobs::{self as knobs, Setting};
 
 use darling::ast::NestedMeta;
 use darling::{FromAttributes, FromMeta};
-use proc_macro2::TokenStream;
+use proc_macro2::{Span, TokenStream};
+use syn::spanned::Spanned;
 use syn::{Attribute, Expr, Lit, LitStr, Meta, Path};
 
 use crate::ctxt::Ctxt;
@@ -41,6 +42,7 @@ pub(crate) enum Key {
     Depth,
     Guide,
     StopWhenCovered,
+    Results,
     Instantiate,
     Crate,
     Test,
@@ -48,7 +50,7 @@ pub(crate) enum Key {
 }
 
 impl Key {
-    pub(crate) const ALL: [Key; 20] = [
+    pub(crate) const ALL: [Key; 21] = [
         Key::Prefixes,
         Key::Suffixes,
         Key::StateChangerTries,
@@ -65,6 +67,7 @@ impl Key {
         Key::Depth,
         Key::Guide,
         Key::StopWhenCovered,
+        Key::Results,
         Key::Instantiate,
         Key::Crate,
         Key::Test,
@@ -91,6 +94,7 @@ impl Key {
             Key::Depth => "depth",
             Key::Guide => "guide",
             Key::StopWhenCovered => "stop_when_covered",
+            Key::Results => "results",
             Key::Instantiate => "instantiate",
             Key::Crate => "crate",
             Key::Test => "test",
@@ -136,6 +140,9 @@ impl Key {
             Key::StopWhenCovered => {
                 "`true` or `false` (the default), e.g. `stop_when_covered = true`"
             }
+            Key::Results => {
+                "`true` (the default: results are compared) or `false` (panics and deadlocks only), e.g. `results = false`"
+            }
             Key::Instantiate => {
                 "a concrete type in a string, e.g. `instantiate = \"Cache<String, u32>\"`"
             }
@@ -166,15 +173,33 @@ impl Key {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum MethodKey {
     Skip,
+    Nondeterministic,
 }
 
 impl MethodKey {
-    const ALL: [MethodKey; 1] = [MethodKey::Skip];
+    const ALL: [MethodKey; 2] = [MethodKey::Skip, MethodKey::Nondeterministic];
 
-    fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             MethodKey::Skip => "skip",
+            MethodKey::Nondeterministic => "nondeterministic",
         }
+    }
+
+    /// What the keyword does, for messages.
+    fn usage(self) -> &'static str {
+        match self {
+            MethodKey::Skip => "`#[thread_safe(skip)]` leaves a method out of the check",
+            MethodKey::Nondeterministic => {
+                "`#[thread_safe(nondeterministic)]` calls it but never compares its results"
+            }
+        }
+    }
+
+    /// The keywords with what each does, for messages.
+    fn usages() -> String {
+        let all: Vec<&str> = MethodKey::ALL.iter().map(|k| k.usage()).collect();
+        all.join("; ")
     }
 }
 
@@ -267,6 +292,14 @@ fn unknown_key(path: &Path) -> darling::Error {
         Key::list()
     ))
     .with_span(path)
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn and_list(items: &[String]) -> String {
+    match items.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => items.concat(),
+    }
 }
 
 fn path_text(path: &Path) -> String {
@@ -492,7 +525,7 @@ impl Args {
                     Ok(n) => depth = Some((n, &entry.path)),
                     Err(_) => bad(""),
                 },
-                Key::StopWhenCovered => match (
+                Key::StopWhenCovered | Key::Results => match (
                     bool::from_expr(value),
                     lit_str(value).map(LitStr::value).as_deref(),
                 ) {
@@ -586,17 +619,20 @@ pub(crate) fn is_helper(attr: &Attribute) -> bool {
 }
 
 /// The arguments of the helper attributes on one method.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct MethodAttrs {
     /// `#[thread_safe(skip)]`: leave the method out of the check.
     pub(crate) skip: bool,
+    /// `#[thread_safe(nondeterministic)]`, at the keyword: never compare the method's results
+    /// (`valid.rs` checks that it has results to compare).
+    pub(crate) nondeterministic: Option<Span>,
 }
 
 impl FromAttributes for MethodAttrs {
     fn from_attributes(attrs: &[Attribute]) -> darling::Result<Self> {
         let mut errors = darling::Error::accumulator();
         let mut out = MethodAttrs::default();
-        let usage = "`#[thread_safe(skip)]` leaves a method out of the check";
+        let usage = MethodKey::usages();
         for attr in attrs.iter().filter(|a| is_helper(a)) {
             let list = match &attr.meta {
                 Meta::List(list) => list,
@@ -647,18 +683,34 @@ impl FromAttributes for MethodAttrs {
                         .with_span(item),
                     ),
                     Some(MethodKey::Skip) => out.skip = true,
-                    None => errors.push(
-                        darling::Error::custom(format!(
-                            "unknown argument `{}` of `#[thread_safe]` on a method; the only one is `skip`: {usage}",
-                            path_text(path)
-                        ))
-                        .with_span(path),
-                    ),
+                    Some(MethodKey::Nondeterministic) => out.nondeterministic = Some(path.span()),
+                    None => errors.push(unknown_method_key(path)),
                 }
             }
         }
         errors.finish_with(out)
     }
+}
+
+fn unknown_method_key(path: &Path) -> darling::Error {
+    let written = path_text(path);
+    let hint = MethodKey::ALL
+        .iter()
+        .map(|k| (edit_distance(&written, k.name()), k.name()))
+        .filter(|(d, name)| *d <= 2.max(name.len() / 3))
+        .min()
+        .map(|(_, name)| format!(" (did you mean `{name}`?)"))
+        .unwrap_or_default();
+    let names: Vec<String> = MethodKey::ALL
+        .iter()
+        .map(|k| format!("`{}`", k.name()))
+        .collect();
+    darling::Error::custom(format!(
+        "unknown argument `{written}` of `#[thread_safe]` on a method{hint}; the arguments are {}: {}",
+        and_list(&names),
+        MethodKey::usages()
+    ))
+    .with_span(path)
 }
 
 #[cfg(test)]
@@ -929,7 +981,7 @@ mod tests {
             errors[1]
         );
         assert!(
-            errors[1].contains("`depth`, `guide`, `stop_when_covered`, `instantiate`"),
+            errors[1].contains("`depth`, `guide`, `stop_when_covered`, `results`, `instantiate`"),
             "{}",
             errors[1]
         );
@@ -1055,16 +1107,25 @@ mod tests {
     }
 
     #[test]
-    fn method_skip() {
+    fn method_skip_and_nondeterministic() {
         let attrs: Vec<Attribute> = vec![
             syn::parse_quote!(#[doc = "x"]),
             syn::parse_quote!(#[thread_safe(skip)]),
         ];
-        assert!(method_attrs(attrs).unwrap().skip);
+        let a = method_attrs(attrs).unwrap();
+        assert!(a.skip && a.nondeterministic.is_none());
         let attrs: Vec<Attribute> = vec![syn::parse_quote!(#[inline])];
-        assert!(!method_attrs(attrs).unwrap().skip);
+        let a = method_attrs(attrs).unwrap();
+        assert!(!a.skip && a.nondeterministic.is_none());
         let attrs: Vec<Attribute> = vec![syn::parse_quote!(#[threadsafe_rt::thread_safe(skip)])];
         assert!(method_attrs(attrs).unwrap().skip);
+        let attrs: Vec<Attribute> = vec![syn::parse_quote!(#[thread_safe(nondeterministic)])];
+        let a = method_attrs(attrs).unwrap();
+        assert!(!a.skip && a.nondeterministic.is_some());
+        // Both can be written; `valid.rs` rejects the pair.
+        let attrs: Vec<Attribute> = vec![syn::parse_quote!(#[thread_safe(skip, nondeterministic)])];
+        let a = method_attrs(attrs).unwrap();
+        assert!(a.skip && a.nondeterministic.is_some());
     }
 
     #[test]
@@ -1074,20 +1135,49 @@ mod tests {
             syn::parse_quote!(#[thread_safe]),
             syn::parse_quote!(#[thread_safe()]),
             syn::parse_quote!(#[thread_safe(skip = true)]),
+            syn::parse_quote!(#[thread_safe(nondeterministic = true)]),
+            syn::parse_quote!(#[thread_safe(nondeterminstic, deterministic, bogus)]),
         ];
         let err = method_attrs(attrs).unwrap_err();
         let msgs: Vec<String> = err.into_iter().map(|e| e.to_string()).collect();
-        assert_eq!(msgs.len(), 5, "{msgs:?}");
-        assert!(msgs[0].starts_with(
-            "unknown argument `skp` of `#[thread_safe]` on a method; the only one is `skip`"
-        ));
-        assert!(msgs[1].starts_with("unexpected literal"), "{}", msgs[1]);
-        assert!(msgs[2].starts_with("`#[thread_safe]` on a method needs an argument"));
-        assert!(msgs[3].starts_with("`#[thread_safe()]` on a method needs an argument"));
-        assert!(
-            msgs[4].starts_with("`skip` takes no value: write `#[thread_safe(skip)]`"),
-            "{}",
-            msgs[4]
+        let usage = "`#[thread_safe(skip)]` leaves a method out of the check; `#[thread_safe(nondeterministic)]` calls it but never compares its results";
+        assert_eq!(
+            msgs,
+            [
+                format!("unknown argument `skp` of `#[thread_safe]` on a method (did you mean `skip`?); the arguments are `skip` and `nondeterministic`: {usage}"),
+                format!("unexpected literal in `#[thread_safe(..)]` on a method: {usage}"),
+                format!("`#[thread_safe]` on a method needs an argument: {usage}"),
+                format!("`#[thread_safe()]` on a method needs an argument: {usage}"),
+                "`skip` takes no value: write `#[thread_safe(skip)]`".to_string(),
+                "`nondeterministic` takes no value: write `#[thread_safe(nondeterministic)]`".to_string(),
+                format!("unknown argument `nondeterminstic` of `#[thread_safe]` on a method (did you mean `nondeterministic`?); the arguments are `skip` and `nondeterministic`: {usage}"),
+                format!("unknown argument `deterministic` of `#[thread_safe]` on a method (did you mean `nondeterministic`?); the arguments are `skip` and `nondeterministic`: {usage}"),
+                format!("unknown argument `bogus` of `#[thread_safe]` on a method; the arguments are `skip` and `nondeterministic`: {usage}"),
+            ]
         );
+    }
+
+    #[test]
+    fn results() {
+        let (args, errors) = parse(quote!(results = false));
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(args.config, [(Key::Results, ConfigValue::Bool(false))]);
+        let (args, errors) = parse(quote!(results = true));
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(args.config, [(Key::Results, ConfigValue::Bool(true))]);
+        let (args, errors) = parse(quote!(results = "no", results));
+        assert!(args.config.is_empty());
+        let expects = "`true` (the default: results are compared) or `false` (panics and deadlocks only), e.g. `results = false`";
+        assert_eq!(
+            errors,
+            [
+                "`results` is given twice".to_string(),
+                format!("`results` takes {expects}, not `\"no\"`"),
+            ]
+        );
+        let (_, errors) = parse(quote!(results));
+        assert_eq!(errors, [format!("`results` needs a value: {expects}")]);
+        let (_, errors) = parse(quote!(results = 0));
+        assert_eq!(errors, [format!("`results` takes {expects}")]);
     }
 }

@@ -106,6 +106,8 @@ fn generate(m: &Impl<'_>, args: &Args, item: TokenStream, table: &points::Table)
                         ViaSubject as _, ViaGenerate as _, ViaNothing as _, CloneYes as _,
                         CloneNo as _, StashKeep as _, StashDrop as _,
                     };
+                    #[allow(unused_imports)]
+                    use #private::{ObserveValue as _, ObserveDebug as _, ObserveNothing as _};
                     let #d = #private::Description::new(#name);
                     #(#entries)*
                     #statements
@@ -179,7 +181,9 @@ fn entry(e: &Entry, m: &Impl<'_>, private: &TokenStream, d: &Ident) -> TokenStre
     }
 }
 
-/// `Op::new("name", Receiver::X, vec![params], |__f| { .. })`.
+/// `Op::new("name", Receiver::X, vec![params], |__f| { .. })`, then `.returns("T")` for a
+/// method whose result is observed and `.nondeterministic()` for one whose results are never
+/// compared.
 fn op_expr(ident: &Ident, op: &Op, m: &Impl<'_>, private: &TokenStream) -> TokenStream {
     let name = ident.to_string();
     let receiver = format_ident!("{}", format!("{:?}", op.receiver));
@@ -206,6 +210,8 @@ fn op_expr(ident: &Ident, op: &Op, m: &Impl<'_>, private: &TokenStream) -> Token
     });
     let body = call_body(ident, op, m, private);
     let f = local("__f");
+    let returns = op.returns.as_ref().map(|ty| quote!(.returns(#ty)));
+    let nondeterministic = op.nondeterministic.then(|| quote!(.nondeterministic()));
     quote! {
         #private::Op::new(
             #name,
@@ -213,11 +219,18 @@ fn op_expr(ident: &Ident, op: &Op, m: &Impl<'_>, private: &TokenStream) -> Token
             ::std::vec::Vec::from([#(#params),*]),
             |#f| { #body },
         )
+        #returns
+        #nondeterministic
     }
 }
 
 /// The body of the call closure: receiver first, then the arguments in order, then the call
-/// and what becomes of its value.
+/// and what becomes of its value: observed (`Observe`), then kept (`Stash`) or dropped.
+///
+/// An owned value's observation starts at the value level (`&&&`: `ObserveValue`, else
+/// `ObserveDebug`, else `ObserveNothing`); one that may borrow starts at the `Debug` level
+/// (`&&`), because the value level's `'static` bound would be selected regardless of
+/// lifetimes and then fail the borrow check instead of falling through.
 fn call_body(ident: &Ident, op: &Op, m: &Impl<'_>, private: &TokenStream) -> TokenStream {
     let f = local("__f");
     let mut lets = Vec::new();
@@ -273,11 +286,13 @@ fn call_body(ident: &Ident, op: &Op, m: &Impl<'_>, private: &TokenStream) -> Tok
         Ret::Made(Made::Result) => quote!(#f.made_result(#call)),
         Ret::Stash => quote! {
             let #r = #call;
+            (&&&#private::Observe::new(&#r)).observe(#f);
             (&&#private::Stash::new(#r)).stash(#f);
             #ok
         },
         Ret::Drop => quote! {
             let #r = #call;
+            (&&#private::Observe::new(&#r)).observe(#f);
             #ok
         },
     };
@@ -565,9 +580,42 @@ mod tests {
                             let __a3 = __f.instance_arc(3)?;
                             let __a4 = __f.take::<::std::string::String>(4)?;
                             let __r = <Foo>::f( __recv, &mut __a0, __a1, __a2, __a3, &__a4, );
+                            (&&&::threadsafe_rt::__private::Observe::new(&__r)) .observe(__f);
                             (&&::threadsafe_rt::__private::Stash::new(__r)).stash(__f);
-                            ::core::result::Result::Ok(())";
+                            ::core::result::Result::Ok(())
+                        },
+                    )
+                    .returns(\"u8\"),";
         assert!(squash(&text).contains(&squash(want)), "{text}");
+    }
+
+    #[test]
+    fn results_are_observed_unless_nothing_is_returned() {
+        let out = expand(
+            quote!(results = false),
+            quote!(impl Foo {
+                pub fn new() -> Self { Foo }
+                #[thread_safe(nondeterministic)]
+                pub fn now(&self) -> u64 { 0 }
+                pub fn name(&self) -> &str { "" }
+                pub fn guard(&self) -> MutexGuard<'_, u8> { todo!() }
+                pub fn fork(&self) -> Self { Foo }
+                pub fn set(&self, v: u8) {}
+            }),
+        );
+        let file: syn::File = syn::parse2(out).unwrap();
+        let text = squash(&prettyplease::unparse(&file));
+        for want in [
+            "let __r = <Foo>::now(__recv); (&&&::threadsafe_rt::__private::Observe::new(&__r)) .observe(__f); (&&::threadsafe_rt::__private::Stash::new(__r)).stash(__f); ::core::result::Result::Ok(()) }, ) .returns(\"u64\") .nondeterministic(),",
+            "let __r = <Foo>::name(__recv); (&&::threadsafe_rt::__private::Observe::new(&__r)) .observe(__f); ::core::result::Result::Ok(()) }, ) .returns(\"&str\"),",
+            "let __r = <Foo>::guard(__recv); (&&::threadsafe_rt::__private::Observe::new(&__r)) .observe(__f); ::core::result::Result::Ok(()) }, ) .returns(\"MutexGuard<'_, u8>\"),",
+            "__f.made(<Foo>::fork(__recv)) }, ),",
+            "<Foo>::set(__recv, __a0); ::core::result::Result::Ok(()) }, ),",
+            "__config.results = false;",
+        ] {
+            assert!(text.contains(want), "{want}\nnot in\n{text}");
+        }
+        assert_eq!(text.matches(".observe(__f)").count(), 3, "{text}");
     }
 
     fn squash(s: &str) -> String {
