@@ -5,6 +5,7 @@
 //! here (the expansion walks each body once, to insert the points: `points.rs`).
 
 use darling::FromAttributes;
+use proc_macro2::Span;
 use quote::ToTokens;
 use syn::{
     Attribute, FnArg, GenericParam, Ident, ImplItem, ImplItemFn, Item, ItemImpl, LitStr, Pat,
@@ -44,6 +45,10 @@ pub(crate) struct Entry {
     /// `#[thread_safe(skip)]`. Whether the generator calls it does not matter: a private
     /// helper's statements are steps of the public methods that call it.
     pub(crate) statement_points: bool,
+    /// `#[thread_safe(skip)]` is written on it.
+    pub(crate) skip: bool,
+    /// `#[thread_safe(nondeterministic)]` is written on it: the span of the keyword.
+    pub(crate) nondeterministic: Option<Span>,
     pub(crate) kind: EntryKind,
 }
 
@@ -59,6 +64,11 @@ pub(crate) struct Op {
     pub(crate) receiver: Receiver,
     pub(crate) params: Vec<Param>,
     pub(crate) ret: Ret,
+    /// The return type as written (with the impl's generic parameters instantiated), when
+    /// the result is observed: `ret` is `Stash` or `Drop`.
+    pub(crate) returns: Option<String>,
+    /// `#[thread_safe(nondeterministic)]`: its results are never compared.
+    pub(crate) nondeterministic: bool,
 }
 
 /// The receiver, as the runtime's `Receiver`.
@@ -109,7 +119,8 @@ pub(crate) enum Pass {
     Deref,
 }
 
-/// What is done with the return value.
+/// What is done with the return value. A `Stash` or `Drop` value is observed first, for the
+/// oracle that compares results.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Ret {
     /// `()`: nothing.
@@ -337,6 +348,8 @@ impl Entry {
                 .collect(),
             constructor_shaped: made.is_some(),
             statement_points,
+            skip: attrs.skip,
+            nondeterministic: attrs.nondeterministic,
             kind,
         }
     }
@@ -430,6 +443,7 @@ fn classify(
         });
     }
 
+    let returns = ret.map(|t| ty::text(&subst_written.apply(t)));
     let ret = match (receiver, made) {
         (Receiver::None, Some(m)) => Ret::Made(m),
         _ => method_ret(ret, &subst.self_ty),
@@ -438,6 +452,8 @@ fn classify(
         receiver,
         params,
         ret,
+        returns: returns.filter(|_| matches!(ret, Ret::Stash | Ret::Drop)),
+        nondeterministic: attrs.nondeterministic.is_some(),
     })
 }
 
@@ -863,6 +879,53 @@ mod tests {
                 ("j", "Shared() -> Drop"),
             ],
         );
+    }
+
+    /// The return type as written is kept for the methods whose results are observed.
+    #[test]
+    fn observed_returns_as_written() {
+        let cx = Ctxt::new();
+        let args = Args::parse(&cx, quote::quote!(instantiate = "Cache<String, u32>"));
+        let item: Item = parse_quote! {
+            impl<K, V> Cache<K, V> {
+                pub fn new() -> Self { todo!() }
+                pub fn get(&self, k: &K) -> Option<V> { None }
+                #[thread_safe(nondeterministic)]
+                pub fn iter(&self) -> std::collections::hash_map::Iter<'_, K, V> { todo!() }
+                pub fn keys(&self) -> impl Iterator<Item = &K> + '_ { None.into_iter() }
+                pub fn clear(&self) {}
+                pub fn fork(&self) -> Cache<K, V> { todo!() }
+                pub fn me(self: &Arc<Self>) -> Arc<Self> { self.clone() }
+            }
+        };
+        let m = Impl::from_item(&cx, &item, &args).unwrap();
+        assert!(cx.check().is_ok());
+        let got: Vec<(String, Option<String>, bool)> = m
+            .entries
+            .iter()
+            .map(|e| match &e.kind {
+                EntryKind::Op(op) => (e.ident.to_string(), op.returns.clone(), op.nondeterministic),
+                EntryKind::Skip(r) => panic!("{} skipped: {r}", e.ident),
+            })
+            .collect();
+        let want = [
+            ("new", None, false),
+            ("get", Some("Option<u32>"), false),
+            (
+                "iter",
+                Some("std::collections::hash_map::Iter<'_, String, u32>"),
+                true,
+            ),
+            ("keys", Some("impl Iterator<Item = &String> + '_"), false),
+            ("clear", None, false),
+            ("fork", None, false),
+            ("me", None, false),
+        ];
+        let want: Vec<(String, Option<String>, bool)> = want
+            .iter()
+            .map(|(n, r, d)| (n.to_string(), r.map(str::to_string), *d))
+            .collect();
+        assert_eq!(got, want);
     }
 
     #[test]

@@ -4,13 +4,18 @@
 //! Parsing is in two steps, as in tokio-macros: [`RawArgs`] (darling's `FromMeta` over
 //! `NestedMeta::parse_meta_list`) keeps each value as written with its span and rejects unknown
 //! and repeated keys; [`Args::from_raw`] then types and range-checks every value, with messages
-//! that name the key and show a valid value.
+//! that name the key and show a valid value. Values written as strings (durations, seeds, the
+//! settings' words) follow the grammar of `threadsafe-knobs`, the one the runtime's
+//! environment variables follow: its error text becomes the compile error, at the string.
 
 use std::time::Duration;
 
+use threadsafe_knobs::{self as knobs, Setting};
+
 use darling::ast::NestedMeta;
 use darling::{FromAttributes, FromMeta};
-use proc_macro2::TokenStream;
+use proc_macro2::{Span, TokenStream};
+use syn::spanned::Spanned;
 use syn::{Attribute, Expr, Lit, LitStr, Meta, Path};
 
 use crate::ctxt::Ctxt;
@@ -37,6 +42,7 @@ pub(crate) enum Key {
     Depth,
     Guide,
     StopWhenCovered,
+    Results,
     Instantiate,
     Crate,
     Test,
@@ -44,7 +50,7 @@ pub(crate) enum Key {
 }
 
 impl Key {
-    pub(crate) const ALL: [Key; 20] = [
+    pub(crate) const ALL: [Key; 21] = [
         Key::Prefixes,
         Key::Suffixes,
         Key::StateChangerTries,
@@ -61,6 +67,7 @@ impl Key {
         Key::Depth,
         Key::Guide,
         Key::StopWhenCovered,
+        Key::Results,
         Key::Instantiate,
         Key::Crate,
         Key::Test,
@@ -87,6 +94,7 @@ impl Key {
             Key::Depth => "depth",
             Key::Guide => "guide",
             Key::StopWhenCovered => "stop_when_covered",
+            Key::Results => "results",
             Key::Instantiate => "instantiate",
             Key::Crate => "crate",
             Key::Test => "test",
@@ -95,8 +103,8 @@ impl Key {
     }
 
     /// What the value must be, with an example.
-    fn expects(self) -> &'static str {
-        match self {
+    fn expects(self) -> String {
+        let fixed = match self {
             Key::Prefixes => "a positive integer, e.g. `prefixes = 25`",
             Key::Suffixes => "a positive integer, e.g. `suffixes = 500`",
             Key::StateChangerTries => "an integer, e.g. `state_changer_tries = 5`",
@@ -104,26 +112,36 @@ impl Key {
             Key::ConcExecs => "a positive integer, e.g. `conc_execs = 100`",
             Key::Threads => "2, 3 or 4 (the number of suffixes run at once), e.g. `threads = 3`",
             Key::PostCalls => "an integer, e.g. `post_calls = 1`",
-            Key::Seed => "an unsigned 64-bit integer, e.g. `seed = 7`",
+            Key::Seed => {
+                "an unsigned 64-bit integer, e.g. `seed = 7`, or `\"random\"` (a new seed each run)"
+            }
             Key::Budget => "a duration in a string, e.g. `budget = \"500ms\"`, `\"2s\"`, `\"1.5s\"` or `\"10m\"`",
             Key::DeadlockTimeout => {
                 "a duration in a string, e.g. `deadlock_timeout = \"250ms\"`, `\"2s\"` or `\"1m\"`"
             }
-            Key::Executor => "`\"stress\"` (the default) or `\"paper\"`, e.g. `executor = \"paper\"`",
+            Key::Executor => {
+                return format!("{}, e.g. `executor = \"paper\"`", knobs::Executor::expected())
+            }
             Key::Schedule => {
-                "`\"auto\"` (the default), `\"controlled\"` or `\"stress\"`, e.g. `schedule = \"controlled\"`"
+                return format!(
+                    "{}, e.g. `schedule = \"controlled\"`",
+                    knobs::Schedule::expected()
+                )
             }
             Key::Strategy => {
-                "`\"random\"` (the default) or `\"pct\"`, e.g. `strategy = \"pct\", depth = 2`"
+                "`\"random\"` (the default) or `\"pct\"` with a bug depth, e.g. `strategy = \"pct\", depth = 2` or `strategy = \"pct2\"`"
             }
             Key::Depth => {
                 "a positive integer, the bug depth `strategy = \"pct\"` aims at, e.g. `depth = 2`"
             }
             Key::Guide => {
-                "`\"random\"` (the default), `\"pairs\"` (CovCon: method-pair coverage) or `\"map\"` (MAPTest: memory-access-pattern coverage), e.g. `guide = \"map\"`"
+                return format!("{}, e.g. `guide = \"map\"`", knobs::Guide::expected())
             }
             Key::StopWhenCovered => {
                 "`true` or `false` (the default), e.g. `stop_when_covered = true`"
+            }
+            Key::Results => {
+                "`true` (the default: results are compared) or `false` (panics and deadlocks only), e.g. `results = false`"
             }
             Key::Instantiate => {
                 "a concrete type in a string, e.g. `instantiate = \"Cache<String, u32>\"`"
@@ -135,7 +153,8 @@ impl Key {
             Key::StatementPoints => {
                 "`true` (in test builds, the default), `false` or `\"always\"`, e.g. `statement_points = false`"
             }
-        }
+        };
+        fixed.to_string()
     }
 
     fn from_path(path: &Path) -> Option<Key> {
@@ -154,15 +173,33 @@ impl Key {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum MethodKey {
     Skip,
+    Nondeterministic,
 }
 
 impl MethodKey {
-    const ALL: [MethodKey; 1] = [MethodKey::Skip];
+    const ALL: [MethodKey; 2] = [MethodKey::Skip, MethodKey::Nondeterministic];
 
-    fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             MethodKey::Skip => "skip",
+            MethodKey::Nondeterministic => "nondeterministic",
         }
+    }
+
+    /// What the keyword does, for messages.
+    fn usage(self) -> &'static str {
+        match self {
+            MethodKey::Skip => "`#[thread_safe(skip)]` leaves a method out of the check",
+            MethodKey::Nondeterministic => {
+                "`#[thread_safe(nondeterministic)]` calls it but never compares its results"
+            }
+        }
+    }
+
+    /// The keywords with what each does, for messages.
+    fn usages() -> String {
+        let all: Vec<&str> = MethodKey::ALL.iter().map(|k| k.usage()).collect();
+        all.join("; ")
     }
 }
 
@@ -257,6 +294,14 @@ fn unknown_key(path: &Path) -> darling::Error {
     .with_span(path)
 }
 
+/// `a`, `a and b`, `a, b and c`.
+fn and_list(items: &[String]) -> String {
+    match items.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => items.concat(),
+    }
+}
+
 fn path_text(path: &Path) -> String {
     let segments: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
     segments.join("::")
@@ -307,24 +352,22 @@ fn lit_str(expr: &Expr) -> Option<&LitStr> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum ConfigValue {
     Usize(usize),
-    U64(u64),
+    /// The seed: a number, or one drawn when the test runs.
+    Seed(knobs::Seed),
     Duration(Duration),
     /// `Some(duration)`, for an `Option<Duration>` field.
     SomeDuration(Duration),
-    /// A variant of `Executor`.
-    Executor(&'static str),
-    /// A variant of `ScheduleMode`.
-    Schedule(&'static str),
+    /// The runtime's `Executor` of the same name.
+    Executor(knobs::Executor),
+    /// The runtime's `ScheduleMode` of the same name.
+    Schedule(knobs::Schedule),
     /// `Strategy::Random` (`None`) or `Strategy::Pct { depth }` (`Some(depth)`).
     Strategy(Option<usize>),
-    /// A variant of `Guide`.
-    Guide(&'static str),
+    /// The runtime's `Guide` of the same name.
+    Guide(knobs::Guide),
     /// A `bool` field.
     Bool(bool),
 }
-
-/// The bug depth of `strategy = "pct"` without `depth`.
-pub(crate) const DEFAULT_PCT_DEPTH: usize = 3;
 
 /// The checked arguments of `#[thread_safe(..)]`.
 pub(crate) struct Args {
@@ -390,7 +433,7 @@ impl Args {
         let mut args = Args::default();
         // `strategy` and `depth` make one value, checked together after the other keys:
         // `Some(None)` is a strategy written with a bad value (already reported).
-        let mut strategy: Option<Option<&'static str>> = None;
+        let mut strategy: Option<Option<knobs::Strategy>> = None;
         let mut depth: Option<(usize, &Path)> = None;
         for entry in &raw.entries {
             let key = entry.key;
@@ -400,6 +443,10 @@ impl Args {
                     value,
                     format!("`{}` takes {}{why}", key.name(), key.expects()),
                 )
+            };
+            // A string value read with the knobs' grammar, whose error goes at the string.
+            let knob = |s: &LitStr, e: knobs::Error| {
+                cx.error_spanned_by(s, format!("`{}`: {e}", key.name()))
             };
             match key {
                 Key::Prefixes
@@ -424,66 +471,61 @@ impl Args {
                         bad(&format!(", not {n}"));
                     }
                 }
-                Key::Seed => match u64::from_expr(value) {
-                    Ok(n) => args.config.push((key, ConfigValue::U64(n))),
-                    Err(_) => bad(""),
+                Key::Seed => match (lit_str(value), u64::from_expr(value)) {
+                    (Some(s), _) => match s.value().parse::<knobs::Seed>() {
+                        Ok(seed) => args.config.push((key, ConfigValue::Seed(seed))),
+                        Err(e) => knob(s, e),
+                    },
+                    (None, Ok(n)) => args
+                        .config
+                        .push((key, ConfigValue::Seed(knobs::Seed::Fixed(n)))),
+                    (None, Err(_)) => bad(""),
                 },
                 Key::Budget | Key::DeadlockTimeout => {
                     let Some(s) = lit_str(value) else {
                         bad("");
                         continue;
                     };
-                    match parse_duration(&s.value()) {
+                    match knobs::parse_duration(&s.value()) {
                         Ok(d) if key == Key::Budget => {
                             args.config.push((key, ConfigValue::Duration(d)))
                         }
                         Ok(d) => args.config.push((key, ConfigValue::SomeDuration(d))),
-                        Err(why) => cx.error_spanned_by(s, format!("`{}`: {why}", key.name())),
+                        Err(e) => knob(s, e),
                     }
                 }
-                Key::Executor => match lit_str(value).map(LitStr::value).as_deref() {
-                    Some("stress") => args.config.push((key, ConfigValue::Executor("Stress"))),
-                    Some("paper") => args.config.push((key, ConfigValue::Executor("Paper"))),
-                    Some(other) => bad(&format!(", not `\"{other}\"`")),
-                    None => bad(""),
-                },
-                Key::Schedule => match lit_str(value).map(LitStr::value).as_deref() {
-                    Some("auto") => args.config.push((key, ConfigValue::Schedule("Auto"))),
-                    Some("controlled") => {
-                        args.config.push((key, ConfigValue::Schedule("Controlled")))
+                Key::Executor | Key::Schedule | Key::Guide => {
+                    let Some(s) = lit_str(value) else {
+                        bad("");
+                        continue;
+                    };
+                    let text = s.value();
+                    let parsed = match key {
+                        Key::Executor => text.parse().map(ConfigValue::Executor),
+                        Key::Schedule => text.parse().map(ConfigValue::Schedule),
+                        _ => text.parse().map(ConfigValue::Guide),
+                    };
+                    match parsed {
+                        Ok(v) => args.config.push((key, v)),
+                        Err(e) => knob(s, e),
                     }
-                    Some("stress") => args.config.push((key, ConfigValue::Schedule("Stress"))),
-                    Some(other) => bad(&format!(", not `\"{other}\"`")),
-                    None => bad(""),
-                },
+                }
                 Key::Strategy => {
-                    let name = match lit_str(value).map(LitStr::value).as_deref() {
-                        Some("random") => Some("random"),
-                        Some("pct") => Some("pct"),
-                        Some(other) => {
-                            bad(&format!(", not `\"{other}\"`"));
-                            None
-                        }
+                    let parsed = match lit_str(value) {
+                        Some(s) => s.value().parse().map_err(|e| knob(s, e)).ok(),
                         None => {
                             bad("");
                             None
                         }
                     };
-                    strategy = Some(name);
+                    strategy = Some(parsed);
                 }
                 Key::Depth => match usize::from_expr(value) {
                     Ok(0) => bad(", not 0"),
                     Ok(n) => depth = Some((n, &entry.path)),
                     Err(_) => bad(""),
                 },
-                Key::Guide => match lit_str(value).map(LitStr::value).as_deref() {
-                    Some("random") => args.config.push((key, ConfigValue::Guide("Random"))),
-                    Some("pairs") => args.config.push((key, ConfigValue::Guide("Pairs"))),
-                    Some("map") => args.config.push((key, ConfigValue::Guide("Map"))),
-                    Some(other) => bad(&format!(", not `\"{other}\"`")),
-                    None => bad(""),
-                },
-                Key::StopWhenCovered => match (
+                Key::StopWhenCovered | Key::Results => match (
                     bool::from_expr(value),
                     lit_str(value).map(LitStr::value).as_deref(),
                 ) {
@@ -537,18 +579,25 @@ impl Args {
             }
         }
         match (strategy, depth) {
-            (Some(Some("pct")), depth) => args.config.push((
-                Key::Strategy,
-                ConfigValue::Strategy(Some(depth.map_or(DEFAULT_PCT_DEPTH, |(n, _)| n))),
-            )),
-            (Some(Some(_)), None) => args
+            (Some(Some(knobs::Strategy::Random)), None) => args
                 .config
                 .push((Key::Strategy, ConfigValue::Strategy(None))),
-            (Some(Some(other)), Some((_, path))) => cx.error_spanned_by(
-                path,
-                format!(
-                    "`depth` is the bug depth of `strategy = \"pct\"`, and the strategy here is `\"{other}\"`: write `strategy = \"pct\"`, or remove `depth`"
+            (Some(Some(knobs::Strategy::Pct { depth: None })), Some((n, _))) => args
+                .config
+                .push((Key::Strategy, ConfigValue::Strategy(Some(n)))),
+            (Some(Some(pct @ knobs::Strategy::Pct { .. })), None) => args
+                .config
+                .push((Key::Strategy, ConfigValue::Strategy(pct.depth()))),
+            (Some(Some(pct @ knobs::Strategy::Pct { depth: Some(_) })), Some((_, path))) => cx
+                .error_spanned_by(
+                    path,
+                    format!(
+                        "`depth` is given twice: `strategy = \"{pct}\"` already says the bug depth; write `strategy = \"pct\", depth = ..` or `strategy = \"{pct}\"` alone"
+                    ),
                 ),
+            (Some(Some(knobs::Strategy::Random)), Some((_, path))) => cx.error_spanned_by(
+                path,
+                "`depth` is the bug depth of `strategy = \"pct\"`, and the strategy here is `\"random\"`: write `strategy = \"pct\"`, or remove `depth`",
             ),
             (None, Some((_, path))) => cx.error_spanned_by(
                 path,
@@ -558,57 +607,6 @@ impl Args {
         }
         args
     }
-}
-
-/// Parses `500ms`, `2s`, `1.5s`, `10m` (`min` also): the grammar of the runtime's
-/// `THREADSAFE_BUDGET`, exact to the nanosecond. A zero duration is an error.
-pub(crate) fn parse_duration(text: &str) -> Result<Duration, String> {
-    const FORMAT: &str = "write a number and a unit (`ms`, `s` or `m`), e.g. `\"500ms\"`, `\"2s\"`, `\"1.5s\"` or `\"10m\"`";
-    let s = text.trim();
-    let split = s
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(s.len());
-    let (num, unit) = s.split_at(split);
-    if num.is_empty() {
-        return Err(format!("`\"{text}\"` is not a duration: {FORMAT}"));
-    }
-    let unit_nanos: u128 = match unit {
-        "ms" => 1_000_000,
-        "s" => 1_000_000_000,
-        "m" | "min" => 60_000_000_000,
-        "" => return Err(format!("`\"{text}\"` has no unit: {FORMAT}")),
-        _ => return Err(format!("unknown unit `{unit}` in `\"{text}\"`: {FORMAT}")),
-    };
-    let (int, frac) = num.split_once('.').unwrap_or((num, ""));
-    let digits_ok = |d: &str| d.chars().all(|c| c.is_ascii_digit());
-    if int.is_empty() && frac.is_empty() || !digits_ok(int) || !digits_ok(frac) {
-        return Err(format!("`\"{text}\"` is not a duration: {FORMAT}"));
-    }
-    let too_long = || format!("`\"{text}\"` is too long: write at most a few minutes");
-    let int: u128 = if int.is_empty() {
-        0
-    } else {
-        int.parse().map_err(|_| too_long())?
-    };
-    // The fraction, to nanosecond precision at most (extra digits are cut).
-    let frac = &frac[..frac.len().min(18)];
-    let frac_nanos = if frac.is_empty() {
-        0
-    } else {
-        let f: u128 = frac.parse().map_err(|_| too_long())?;
-        f * unit_nanos / 10u128.pow(frac.len() as u32)
-    };
-    let nanos = int
-        .checked_mul(unit_nanos)
-        .and_then(|n| n.checked_add(frac_nanos))
-        .ok_or_else(too_long)?;
-    let nanos = u64::try_from(nanos).map_err(|_| too_long())?;
-    if nanos == 0 {
-        return Err(format!(
-            "`\"{text}\"` is zero: give a positive duration, e.g. `\"500ms\"`"
-        ));
-    }
-    Ok(Duration::from_nanos(nanos))
 }
 
 // ---------------------------------------------------------------------------------------
@@ -621,17 +619,20 @@ pub(crate) fn is_helper(attr: &Attribute) -> bool {
 }
 
 /// The arguments of the helper attributes on one method.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct MethodAttrs {
     /// `#[thread_safe(skip)]`: leave the method out of the check.
     pub(crate) skip: bool,
+    /// `#[thread_safe(nondeterministic)]`, at the keyword: never compare the method's results
+    /// (`valid.rs` checks that it has results to compare).
+    pub(crate) nondeterministic: Option<Span>,
 }
 
 impl FromAttributes for MethodAttrs {
     fn from_attributes(attrs: &[Attribute]) -> darling::Result<Self> {
         let mut errors = darling::Error::accumulator();
         let mut out = MethodAttrs::default();
-        let usage = "`#[thread_safe(skip)]` leaves a method out of the check";
+        let usage = MethodKey::usages();
         for attr in attrs.iter().filter(|a| is_helper(a)) {
             let list = match &attr.meta {
                 Meta::List(list) => list,
@@ -682,18 +683,34 @@ impl FromAttributes for MethodAttrs {
                         .with_span(item),
                     ),
                     Some(MethodKey::Skip) => out.skip = true,
-                    None => errors.push(
-                        darling::Error::custom(format!(
-                            "unknown argument `{}` of `#[thread_safe]` on a method; the only one is `skip`: {usage}",
-                            path_text(path)
-                        ))
-                        .with_span(path),
-                    ),
+                    Some(MethodKey::Nondeterministic) => out.nondeterministic = Some(path.span()),
+                    None => errors.push(unknown_method_key(path)),
                 }
             }
         }
         errors.finish_with(out)
     }
+}
+
+fn unknown_method_key(path: &Path) -> darling::Error {
+    let written = path_text(path);
+    let hint = MethodKey::ALL
+        .iter()
+        .map(|k| (edit_distance(&written, k.name()), k.name()))
+        .filter(|(d, name)| *d <= 2.max(name.len() / 3))
+        .min()
+        .map(|(_, name)| format!(" (did you mean `{name}`?)"))
+        .unwrap_or_default();
+    let names: Vec<String> = MethodKey::ALL
+        .iter()
+        .map(|k| format!("`{}`", k.name()))
+        .collect();
+    darling::Error::custom(format!(
+        "unknown argument `{written}` of `#[thread_safe]` on a method{hint}; the arguments are {}: {}",
+        and_list(&names),
+        MethodKey::usages()
+    ))
+    .with_span(path)
 }
 
 #[cfg(test)]
@@ -761,7 +778,7 @@ mod tests {
                 (Key::ConcExecs, ConfigValue::Usize(7)),
                 (Key::Threads, ConfigValue::Usize(4)),
                 (Key::PostCalls, ConfigValue::Usize(0)),
-                (Key::Seed, ConfigValue::U64(u64::MAX)),
+                (Key::Seed, ConfigValue::Seed(knobs::Seed::Fixed(u64::MAX))),
                 (
                     Key::Budget,
                     ConfigValue::Duration(Duration::from_millis(1500))
@@ -770,9 +787,12 @@ mod tests {
                     Key::DeadlockTimeout,
                     ConfigValue::SomeDuration(Duration::from_millis(250))
                 ),
-                (Key::Executor, ConfigValue::Executor("Paper")),
-                (Key::Schedule, ConfigValue::Schedule("Controlled")),
-                (Key::Guide, ConfigValue::Guide("Map")),
+                (Key::Executor, ConfigValue::Executor(knobs::Executor::Paper)),
+                (
+                    Key::Schedule,
+                    ConfigValue::Schedule(knobs::Schedule::Controlled)
+                ),
+                (Key::Guide, ConfigValue::Guide(knobs::Guide::Map)),
                 (Key::StopWhenCovered, ConfigValue::Bool(true)),
                 (Key::Strategy, ConfigValue::Strategy(Some(5))),
             ]
@@ -835,7 +855,7 @@ mod tests {
             "`threads` takes 2, 3 or 4 (the number of suffixes run at once), e.g. `threads = 3`, not 5",
             "`seed` takes an unsigned 64-bit integer, e.g. `seed = 7`",
             "`budget`: unknown unit `h` in `\"3h\"`",
-            "`executor` takes `\"stress\"` (the default) or `\"paper\"`, e.g. `executor = \"paper\"`, not `\"fast\"`",
+            "`executor`: `\"fast\"` is not an executor: write `\"stress\"` (the default) or `\"paper\"`",
             "`test` takes `true` or `false`",
             "`conc_execs` takes a positive integer",
             "`instantiate = \"Cache<\"` is not a type",
@@ -855,7 +875,7 @@ mod tests {
         assert_eq!(
             args.config,
             [
-                (Key::Schedule, ConfigValue::Schedule("Auto")),
+                (Key::Schedule, ConfigValue::Schedule(knobs::Schedule::Auto)),
                 (Key::Strategy, ConfigValue::Strategy(None)),
             ]
         );
@@ -864,7 +884,10 @@ mod tests {
         assert_eq!(
             args.config,
             [
-                (Key::Schedule, ConfigValue::Schedule("Stress")),
+                (
+                    Key::Schedule,
+                    ConfigValue::Schedule(knobs::Schedule::Stress)
+                ),
                 (Key::Strategy, ConfigValue::Strategy(Some(2))),
             ]
         );
@@ -873,7 +896,7 @@ mod tests {
             args.config,
             [(
                 Key::Strategy,
-                ConfigValue::Strategy(Some(DEFAULT_PCT_DEPTH))
+                ConfigValue::Strategy(Some(knobs::DEFAULT_PCT_DEPTH))
             )]
         );
 
@@ -885,8 +908,8 @@ mod tests {
         ));
         assert!(args.config.is_empty());
         let expected = [
-            "`schedule` takes `\"auto\"` (the default), `\"controlled\"` or `\"stress\"`, e.g. `schedule = \"controlled\"`, not `\"controled\"`",
-            "`strategy` takes `\"random\"` (the default) or `\"pct\"`, e.g. `strategy = \"pct\", depth = 2`, not `\"dfs\"`",
+            "`schedule`: `\"controled\"` is not a schedule: write `\"auto\"` (the default), `\"controlled\"` or `\"stress\"`",
+            "`strategy`: `\"dfs\"` is not a strategy: write `\"random\"` (the default), `\"pct\"` (bug depth 3) or `\"pct\"` and a bug depth of at least 1, e.g. `\"pct2\"`",
             "`depth` takes a positive integer, the bug depth `strategy = \"pct\"` aims at, e.g. `depth = 2`, not 0",
             "`statement_points` takes `true` (in test builds, the default), `false` or `\"always\"`, e.g. `statement_points = false`, not `\"no\"`",
         ];
@@ -902,7 +925,11 @@ mod tests {
 
     #[test]
     fn guide_and_stop_when_covered() {
-        for (written, variant) in [("random", "Random"), ("pairs", "Pairs"), ("map", "Map")] {
+        for (written, variant) in [
+            ("random", knobs::Guide::Random),
+            ("pairs", knobs::Guide::Pairs),
+            ("map", knobs::Guide::Map),
+        ] {
             let (args, errors) = parse(quote!(guide = #written));
             assert!(errors.is_empty(), "{errors:?}");
             assert_eq!(args.config, [(Key::Guide, ConfigValue::Guide(variant))]);
@@ -913,7 +940,7 @@ mod tests {
             args.config,
             [
                 (Key::StopWhenCovered, ConfigValue::Bool(false)),
-                (Key::Guide, ConfigValue::Guide("Pairs")),
+                (Key::Guide, ConfigValue::Guide(knobs::Guide::Pairs)),
             ]
         );
 
@@ -925,7 +952,7 @@ mod tests {
         assert!(args.config.is_empty());
         let expected = [
             "`guide` is given twice",
-            "`guide` takes `\"random\"` (the default), `\"pairs\"` (CovCon: method-pair coverage) or `\"map\"` (MAPTest: memory-access-pattern coverage), e.g. `guide = \"map\"`, not `\"covcon\"`",
+            "`guide`: `\"covcon\"` is not a guide: write `\"random\"` (the default), `\"pairs\"` (CovCon: method-pair coverage) or `\"map\"` (MAPTest: memory-access-pattern coverage)",
             "`stop_when_covered` takes `true` or `false` (the default), e.g. `stop_when_covered = true`, not `\"yes\"`",
         ];
         assert_eq!(errors, expected);
@@ -954,7 +981,7 @@ mod tests {
             errors[1]
         );
         assert!(
-            errors[1].contains("`depth`, `guide`, `stop_when_covered`, `instantiate`"),
+            errors[1].contains("`depth`, `guide`, `stop_when_covered`, `results`, `instantiate`"),
             "{}",
             errors[1]
         );
@@ -976,29 +1003,95 @@ mod tests {
         assert_eq!(quote!(#krate).to_string(), "my :: rt");
     }
 
+    /// The attribute accepts exactly the strings the grammar accepts (and so the strings the
+    /// runtime's environment variables accept: threadsafe-rt's tests run the same samples),
+    /// with the same value, and rejects the others with the grammar's message, at the string.
     #[test]
-    fn durations() {
-        assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
-        assert_eq!(parse_duration("2s"), Ok(Duration::from_secs(2)));
-        assert_eq!(parse_duration("1.5s"), Ok(Duration::from_millis(1500)));
-        assert_eq!(parse_duration(".5s"), Ok(Duration::from_millis(500)));
-        assert_eq!(parse_duration("10m"), Ok(Duration::from_secs(600)));
-        assert_eq!(parse_duration("2min"), Ok(Duration::from_secs(120)));
-        assert_eq!(parse_duration("0.001ms"), Ok(Duration::from_nanos(1000)));
-        assert!(parse_duration("10").unwrap_err().contains("has no unit"));
-        assert!(parse_duration("3h")
-            .unwrap_err()
-            .contains("unknown unit `h`"));
-        assert!(parse_duration("s")
-            .unwrap_err()
-            .contains("is not a duration"));
-        assert!(parse_duration("1.2.3s")
-            .unwrap_err()
-            .contains("is not a duration"));
-        assert!(parse_duration("0s").unwrap_err().contains("is zero"));
-        assert!(parse_duration("99999999999999999999m")
-            .unwrap_err()
-            .contains("too long"));
+    fn string_values_follow_the_grammar() {
+        fn one(key: &str, text: &str) -> (Vec<(Key, ConfigValue)>, Vec<String>) {
+            let key = syn::Ident::new(key, proc_macro2::Span::call_site());
+            let (args, errors) = parse(quote!(#key = #text));
+            (args.config, errors)
+        }
+        fn expect<T>(
+            key: &str,
+            text: &str,
+            grammar: Result<T, knobs::Error>,
+            value: impl FnOnce(T) -> ConfigValue,
+        ) {
+            let (config, errors) = one(key, text);
+            match grammar {
+                Ok(v) => {
+                    assert!(errors.is_empty(), "{key} = {text:?}: {errors:?}");
+                    assert_eq!(config.len(), 1, "{key} = {text:?}");
+                    assert_eq!(config[0].1, value(v), "{key} = {text:?}");
+                }
+                Err(e) => {
+                    assert!(config.is_empty(), "{key} = {text:?}");
+                    assert_eq!(errors, [format!("`{key}`: {e}")], "{key} = {text:?}");
+                }
+            }
+        }
+        for &text in knobs::samples::DURATIONS {
+            expect(
+                "budget",
+                text,
+                knobs::parse_duration(text),
+                ConfigValue::Duration,
+            );
+            expect(
+                "deadlock_timeout",
+                text,
+                knobs::parse_duration(text),
+                ConfigValue::SomeDuration,
+            );
+        }
+        for &text in knobs::samples::SEEDS {
+            expect("seed", text, text.parse(), ConfigValue::Seed);
+        }
+        for &text in knobs::samples::WORDS {
+            expect("executor", text, text.parse(), ConfigValue::Executor);
+            expect("schedule", text, text.parse(), ConfigValue::Schedule);
+            expect("guide", text, text.parse(), ConfigValue::Guide);
+            expect("strategy", text, text.parse(), |s: knobs::Strategy| {
+                ConfigValue::Strategy(s.depth())
+            });
+        }
+    }
+
+    #[test]
+    fn seeds() {
+        let (args, errors) = parse(quote!(seed = 7));
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(
+            args.config,
+            [(Key::Seed, ConfigValue::Seed(knobs::Seed::Fixed(7)))]
+        );
+        let (args, _) = parse(quote!(seed = "random"));
+        assert_eq!(
+            args.config,
+            [(Key::Seed, ConfigValue::Seed(knobs::Seed::Random))]
+        );
+        let (_, errors) = parse(quote!(seed = random));
+        assert_eq!(errors, ["`seed` takes an unsigned 64-bit integer, e.g. `seed = 7`, or `\"random\"` (a new seed each run)"]);
+    }
+
+    #[test]
+    fn depth_in_the_strategy() {
+        let (args, errors) = parse(quote!(strategy = "pct4"));
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(
+            args.config,
+            [(Key::Strategy, ConfigValue::Strategy(Some(4)))]
+        );
+        let (args, errors) = parse(quote!(strategy = "pct4", depth = 2));
+        assert!(args.config.is_empty());
+        assert_eq!(errors, ["`depth` is given twice: `strategy = \"pct4\"` already says the bug depth; write `strategy = \"pct\", depth = ..` or `strategy = \"pct4\"` alone"]);
+        let (_, errors) = parse(quote!(strategy = "pct0"));
+        assert_eq!(
+            errors,
+            ["`strategy`: `\"pct0\"`: the bug depth of PCT is at least 1, e.g. `\"pct2\"`"]
+        );
     }
 
     #[test]
@@ -1014,16 +1107,25 @@ mod tests {
     }
 
     #[test]
-    fn method_skip() {
+    fn method_skip_and_nondeterministic() {
         let attrs: Vec<Attribute> = vec![
             syn::parse_quote!(#[doc = "x"]),
             syn::parse_quote!(#[thread_safe(skip)]),
         ];
-        assert!(method_attrs(attrs).unwrap().skip);
+        let a = method_attrs(attrs).unwrap();
+        assert!(a.skip && a.nondeterministic.is_none());
         let attrs: Vec<Attribute> = vec![syn::parse_quote!(#[inline])];
-        assert!(!method_attrs(attrs).unwrap().skip);
+        let a = method_attrs(attrs).unwrap();
+        assert!(!a.skip && a.nondeterministic.is_none());
         let attrs: Vec<Attribute> = vec![syn::parse_quote!(#[threadsafe_rt::thread_safe(skip)])];
         assert!(method_attrs(attrs).unwrap().skip);
+        let attrs: Vec<Attribute> = vec![syn::parse_quote!(#[thread_safe(nondeterministic)])];
+        let a = method_attrs(attrs).unwrap();
+        assert!(!a.skip && a.nondeterministic.is_some());
+        // Both can be written; `valid.rs` rejects the pair.
+        let attrs: Vec<Attribute> = vec![syn::parse_quote!(#[thread_safe(skip, nondeterministic)])];
+        let a = method_attrs(attrs).unwrap();
+        assert!(a.skip && a.nondeterministic.is_some());
     }
 
     #[test]
@@ -1033,20 +1135,49 @@ mod tests {
             syn::parse_quote!(#[thread_safe]),
             syn::parse_quote!(#[thread_safe()]),
             syn::parse_quote!(#[thread_safe(skip = true)]),
+            syn::parse_quote!(#[thread_safe(nondeterministic = true)]),
+            syn::parse_quote!(#[thread_safe(nondeterminstic, deterministic, bogus)]),
         ];
         let err = method_attrs(attrs).unwrap_err();
         let msgs: Vec<String> = err.into_iter().map(|e| e.to_string()).collect();
-        assert_eq!(msgs.len(), 5, "{msgs:?}");
-        assert!(msgs[0].starts_with(
-            "unknown argument `skp` of `#[thread_safe]` on a method; the only one is `skip`"
-        ));
-        assert!(msgs[1].starts_with("unexpected literal"), "{}", msgs[1]);
-        assert!(msgs[2].starts_with("`#[thread_safe]` on a method needs an argument"));
-        assert!(msgs[3].starts_with("`#[thread_safe()]` on a method needs an argument"));
-        assert!(
-            msgs[4].starts_with("`skip` takes no value: write `#[thread_safe(skip)]`"),
-            "{}",
-            msgs[4]
+        let usage = "`#[thread_safe(skip)]` leaves a method out of the check; `#[thread_safe(nondeterministic)]` calls it but never compares its results";
+        assert_eq!(
+            msgs,
+            [
+                format!("unknown argument `skp` of `#[thread_safe]` on a method (did you mean `skip`?); the arguments are `skip` and `nondeterministic`: {usage}"),
+                format!("unexpected literal in `#[thread_safe(..)]` on a method: {usage}"),
+                format!("`#[thread_safe]` on a method needs an argument: {usage}"),
+                format!("`#[thread_safe()]` on a method needs an argument: {usage}"),
+                "`skip` takes no value: write `#[thread_safe(skip)]`".to_string(),
+                "`nondeterministic` takes no value: write `#[thread_safe(nondeterministic)]`".to_string(),
+                format!("unknown argument `nondeterminstic` of `#[thread_safe]` on a method (did you mean `nondeterministic`?); the arguments are `skip` and `nondeterministic`: {usage}"),
+                format!("unknown argument `deterministic` of `#[thread_safe]` on a method (did you mean `nondeterministic`?); the arguments are `skip` and `nondeterministic`: {usage}"),
+                format!("unknown argument `bogus` of `#[thread_safe]` on a method; the arguments are `skip` and `nondeterministic`: {usage}"),
+            ]
         );
+    }
+
+    #[test]
+    fn results() {
+        let (args, errors) = parse(quote!(results = false));
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(args.config, [(Key::Results, ConfigValue::Bool(false))]);
+        let (args, errors) = parse(quote!(results = true));
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(args.config, [(Key::Results, ConfigValue::Bool(true))]);
+        let (args, errors) = parse(quote!(results = "no", results));
+        assert!(args.config.is_empty());
+        let expects = "`true` (the default: results are compared) or `false` (panics and deadlocks only), e.g. `results = false`";
+        assert_eq!(
+            errors,
+            [
+                "`results` is given twice".to_string(),
+                format!("`results` takes {expects}, not `\"no\"`"),
+            ]
+        );
+        let (_, errors) = parse(quote!(results));
+        assert_eq!(errors, [format!("`results` needs a value: {expects}")]);
+        let (_, errors) = parse(quote!(results = 0));
+        assert_eq!(errors, [format!("`results` takes {expects}")]);
     }
 }

@@ -11,6 +11,7 @@ use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
 use syn::{ImplItem, Item, Path};
+use threadsafe_knobs as knobs;
 
 use crate::ast::{Entry, EntryKind, Impl, InstancePass, Made, Op, ParamKind, Pass, Receiver, Ret};
 use crate::attr::{is_helper, Args, ConfigValue};
@@ -105,6 +106,8 @@ fn generate(m: &Impl<'_>, args: &Args, item: TokenStream, table: &points::Table)
                         ViaSubject as _, ViaGenerate as _, ViaNothing as _, CloneYes as _,
                         CloneNo as _, StashKeep as _, StashDrop as _,
                     };
+                    #[allow(unused_imports)]
+                    use #private::{ObserveValue as _, ObserveDebug as _, ObserveNothing as _};
                     let #d = #private::Description::new(#name);
                     #(#entries)*
                     #statements
@@ -178,7 +181,9 @@ fn entry(e: &Entry, m: &Impl<'_>, private: &TokenStream, d: &Ident) -> TokenStre
     }
 }
 
-/// `Op::new("name", Receiver::X, vec![params], |__f| { .. })`.
+/// `Op::new("name", Receiver::X, vec![params], |__f| { .. })`, then `.returns("T")` for a
+/// method whose result is observed and `.nondeterministic()` for one whose results are never
+/// compared.
 fn op_expr(ident: &Ident, op: &Op, m: &Impl<'_>, private: &TokenStream) -> TokenStream {
     let name = ident.to_string();
     let receiver = format_ident!("{}", format!("{:?}", op.receiver));
@@ -205,6 +210,8 @@ fn op_expr(ident: &Ident, op: &Op, m: &Impl<'_>, private: &TokenStream) -> Token
     });
     let body = call_body(ident, op, m, private);
     let f = local("__f");
+    let returns = op.returns.as_ref().map(|ty| quote!(.returns(#ty)));
+    let nondeterministic = op.nondeterministic.then(|| quote!(.nondeterministic()));
     quote! {
         #private::Op::new(
             #name,
@@ -212,11 +219,18 @@ fn op_expr(ident: &Ident, op: &Op, m: &Impl<'_>, private: &TokenStream) -> Token
             ::std::vec::Vec::from([#(#params),*]),
             |#f| { #body },
         )
+        #returns
+        #nondeterministic
     }
 }
 
 /// The body of the call closure: receiver first, then the arguments in order, then the call
-/// and what becomes of its value.
+/// and what becomes of its value: observed (`Observe`), then kept (`Stash`) or dropped.
+///
+/// An owned value's observation starts at the value level (`&&&`: `ObserveValue`, else
+/// `ObserveDebug`, else `ObserveNothing`); one that may borrow starts at the `Debug` level
+/// (`&&`), because the value level's `'static` bound would be selected regardless of
+/// lifetimes and then fail the borrow check instead of falling through.
 fn call_body(ident: &Ident, op: &Op, m: &Impl<'_>, private: &TokenStream) -> TokenStream {
     let f = local("__f");
     let mut lets = Vec::new();
@@ -272,11 +286,13 @@ fn call_body(ident: &Ident, op: &Op, m: &Impl<'_>, private: &TokenStream) -> Tok
         Ret::Made(Made::Result) => quote!(#f.made_result(#call)),
         Ret::Stash => quote! {
             let #r = #call;
+            (&&&#private::Observe::new(&#r)).observe(#f);
             (&&#private::Stash::new(#r)).stash(#f);
             #ok
         },
         Ret::Drop => quote! {
             let #r = #call;
+            (&&#private::Observe::new(&#r)).observe(#f);
             #ok
         },
     };
@@ -319,29 +335,32 @@ fn config_value(krate: &Path, value: ConfigValue) -> TokenStream {
     };
     match value {
         ConfigValue::Usize(n) => Literal::usize_unsuffixed(n).into_token_stream(),
-        ConfigValue::U64(n) => Literal::u64_unsuffixed(n).into_token_stream(),
+        ConfigValue::Seed(knobs::Seed::Fixed(n)) => Literal::u64_unsuffixed(n).into_token_stream(),
+        ConfigValue::Seed(knobs::Seed::Random) => quote!(#krate::__private::random_seed()),
         ConfigValue::Duration(d) => duration(d),
         ConfigValue::SomeDuration(d) => {
             let d = duration(d);
             quote!(::core::option::Option::Some(#d))
         }
-        ConfigValue::Executor(variant) => {
-            let variant = format_ident!("{variant}");
-            quote!(#krate::Executor::#variant)
-        }
-        ConfigValue::Schedule(variant) => {
-            let variant = format_ident!("{variant}");
-            quote!(#krate::ScheduleMode::#variant)
-        }
+        ConfigValue::Executor(e) => match e {
+            knobs::Executor::Stress => quote!(#krate::Executor::Stress),
+            knobs::Executor::Paper => quote!(#krate::Executor::Paper),
+        },
+        ConfigValue::Schedule(s) => match s {
+            knobs::Schedule::Auto => quote!(#krate::ScheduleMode::Auto),
+            knobs::Schedule::Controlled => quote!(#krate::ScheduleMode::Controlled),
+            knobs::Schedule::Stress => quote!(#krate::ScheduleMode::Stress),
+        },
         ConfigValue::Strategy(None) => quote!(#krate::Strategy::Random),
         ConfigValue::Strategy(Some(depth)) => {
             let depth = Literal::usize_unsuffixed(depth);
             quote!(#krate::Strategy::Pct { depth: #depth })
         }
-        ConfigValue::Guide(variant) => {
-            let variant = format_ident!("{variant}");
-            quote!(#krate::Guide::#variant)
-        }
+        ConfigValue::Guide(g) => match g {
+            knobs::Guide::Random => quote!(#krate::Guide::Random),
+            knobs::Guide::Pairs => quote!(#krate::Guide::Pairs),
+            knobs::Guide::Map => quote!(#krate::Guide::Map),
+        },
         ConfigValue::Bool(b) => quote!(#b),
     }
 }
@@ -561,9 +580,42 @@ mod tests {
                             let __a3 = __f.instance_arc(3)?;
                             let __a4 = __f.take::<::std::string::String>(4)?;
                             let __r = <Foo>::f( __recv, &mut __a0, __a1, __a2, __a3, &__a4, );
+                            (&&&::threadsafe_rt::__private::Observe::new(&__r)) .observe(__f);
                             (&&::threadsafe_rt::__private::Stash::new(__r)).stash(__f);
-                            ::core::result::Result::Ok(())";
+                            ::core::result::Result::Ok(())
+                        },
+                    )
+                    .returns(\"u8\"),";
         assert!(squash(&text).contains(&squash(want)), "{text}");
+    }
+
+    #[test]
+    fn results_are_observed_unless_nothing_is_returned() {
+        let out = expand(
+            quote!(results = false),
+            quote!(impl Foo {
+                pub fn new() -> Self { Foo }
+                #[thread_safe(nondeterministic)]
+                pub fn now(&self) -> u64 { 0 }
+                pub fn name(&self) -> &str { "" }
+                pub fn guard(&self) -> MutexGuard<'_, u8> { todo!() }
+                pub fn fork(&self) -> Self { Foo }
+                pub fn set(&self, v: u8) {}
+            }),
+        );
+        let file: syn::File = syn::parse2(out).unwrap();
+        let text = squash(&prettyplease::unparse(&file));
+        for want in [
+            "let __r = <Foo>::now(__recv); (&&&::threadsafe_rt::__private::Observe::new(&__r)) .observe(__f); (&&::threadsafe_rt::__private::Stash::new(__r)).stash(__f); ::core::result::Result::Ok(()) }, ) .returns(\"u64\") .nondeterministic(),",
+            "let __r = <Foo>::name(__recv); (&&::threadsafe_rt::__private::Observe::new(&__r)) .observe(__f); ::core::result::Result::Ok(()) }, ) .returns(\"&str\"),",
+            "let __r = <Foo>::guard(__recv); (&&::threadsafe_rt::__private::Observe::new(&__r)) .observe(__f); ::core::result::Result::Ok(()) }, ) .returns(\"MutexGuard<'_, u8>\"),",
+            "__f.made(<Foo>::fork(__recv)) }, ),",
+            "<Foo>::set(__recv, __a0); ::core::result::Result::Ok(()) }, ),",
+            "__config.results = false;",
+        ] {
+            assert!(text.contains(want), "{want}\nnot in\n{text}");
+        }
+        assert_eq!(text.matches(".observe(__f)").count(), 3, "{text}");
     }
 
     fn squash(s: &str) -> String {

@@ -75,6 +75,7 @@ fn registry() {
                 pub fn adopt(&self, other: Arc<Self>, peer: &Arc<Self>) { todo!() }
                 pub fn snapshot(&self) -> Self { todo!() }
                 pub fn guard(&self) -> MutexGuard<'_, u32> { todo!() }
+                #[thread_safe(nondeterministic)]
                 pub fn handle(self: &Arc<Self>) -> usize { todo!() }
                 pub fn detach(self: Arc<Self>) { todo!() }
                 pub fn compact(&mut self) { todo!() }

@@ -3,7 +3,7 @@
 
 use syn::{GenericParam, Type};
 
-use crate::ast::Impl;
+use crate::ast::{EntryKind, Impl, Receiver, Ret};
 use crate::ctxt::Ctxt;
 use crate::ty;
 
@@ -11,6 +11,7 @@ pub(crate) fn check(cx: &Ctxt, m: &Impl<'_>) {
     check_self_type(cx, m);
     check_generics(cx, m);
     check_constructors(cx, m);
+    check_nondeterministic(cx, m);
 }
 
 /// The type under test is a named type.
@@ -121,6 +122,40 @@ fn check_constructors(cx: &Ctxt, m: &Impl<'_>) {
     );
 }
 
+/// `#[thread_safe(nondeterministic)]` goes on methods the check calls and whose results it
+/// would compare; anywhere else it would do nothing, so it is an error at the keyword.
+fn check_nondeterministic(cx: &Ctxt, m: &Impl<'_>) {
+    for e in &m.entries {
+        let Some(span) = e.nondeterministic else {
+            continue;
+        };
+        let name = &e.ident;
+        let why = match &e.kind {
+            EntryKind::Skip(_) if e.skip => "`nondeterministic` together with `skip`: a skipped method is never called, so it has no results to compare; keep one of the two".to_string(),
+            EntryKind::Skip(reason) => format!(
+                "`nondeterministic` on `{name}`, which the check leaves out ({reason}): it is never called, so it has no results to compare; remove `nondeterministic`"
+            ),
+            EntryKind::Op(op) if op.receiver == Receiver::None => format!(
+                "`nondeterministic` on the constructor `{name}`: the instances constructors make are not compared; it goes on methods that return a value"
+            ),
+            EntryKind::Op(op) => match op.ret {
+                Ret::Stash | Ret::Drop => continue,
+                Ret::Unit => format!(
+                    "`nondeterministic` on `{name}`, which returns nothing: there is no result to compare; remove `nondeterministic`"
+                ),
+                Ret::Never => format!(
+                    "`nondeterministic` on `{name}`, which never returns: there is no result to compare; remove `nondeterministic`"
+                ),
+                Ret::Made(_) => format!(
+                    "`nondeterministic` on `{name}`, which returns a new instance of `{}`: instances are not compared; remove `nondeterministic`",
+                    m.name
+                ),
+            },
+        };
+        cx.syn_error(syn::Error::new(span, why));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -198,6 +233,43 @@ mod tests {
             quote::quote!(instantiate = "Cache<u8>"),
         );
         assert!(e.is_empty(), "{e:?}");
+    }
+
+    #[test]
+    fn nondeterministic_only_where_results_are_compared() {
+        let e = errors(
+            parse_quote!(impl Foo {
+                pub fn new() -> Self { Foo }
+                #[thread_safe(nondeterministic)]
+                pub fn now(&self) -> u64 { 0 }
+                #[thread_safe(nondeterministic)]
+                pub fn name(&self) -> &str { "" }
+                #[thread_safe(nondeterministic)]
+                pub fn other() -> Option<Self> { None }
+                #[thread_safe(skip, nondeterministic)]
+                pub fn a(&self) -> u8 { 0 }
+                #[thread_safe(nondeterministic)]
+                fn b(&self) -> u8 { 0 }
+                #[thread_safe(nondeterministic)]
+                pub fn c(&self) {}
+                #[thread_safe(nondeterministic)]
+                pub fn d(&self) -> ! { loop {} }
+                #[thread_safe(nondeterministic)]
+                pub fn e(&self) -> Self { Foo }
+            }),
+            quote::quote!(),
+        );
+        assert_eq!(
+            e,
+            [
+                "`nondeterministic` on the constructor `other`: the instances constructors make are not compared; it goes on methods that return a value",
+                "`nondeterministic` together with `skip`: a skipped method is never called, so it has no results to compare; keep one of the two",
+                "`nondeterministic` on `b`, which the check leaves out (not public): it is never called, so it has no results to compare; remove `nondeterministic`",
+                "`nondeterministic` on `c`, which returns nothing: there is no result to compare; remove `nondeterministic`",
+                "`nondeterministic` on `d`, which never returns: there is no result to compare; remove `nondeterministic`",
+                "`nondeterministic` on `e`, which returns a new instance of `Foo`: instances are not compared; remove `nondeterministic`",
+            ]
+        );
     }
 
     #[test]

@@ -1,9 +1,13 @@
-//! The knobs of a check: [`Config`], its defaults, and the environment overrides.
+//! The knobs of a check: [`Config`], its defaults, the environment overrides, and the
+//! replay token. Every value written as text (an environment variable, a setting's
+//! `FromStr`, the token) is parsed by the grammar of `threadsafe-knobs`, which the
+//! `#[thread_safe(..)]` attribute parses with too: both accept exactly the same inputs.
 
 use std::fmt;
+use std::str::FromStr;
 use std::time::Duration;
 
-pub use crate::coverage::Guide;
+use threadsafe_knobs as knobs;
 
 /// Environment variable that overrides [`Config::seed`] (a `u64`, or `random`).
 pub const SEED_ENV: &str = "THREADSAFE_SEED";
@@ -14,7 +18,15 @@ pub const GUIDE_ENV: &str = "THREADSAFE_GUIDE";
 /// Environment variable that replays one controlled execution: the token a report printed.
 pub const REPLAY_ENV: &str = "THREADSAFE_REPLAY";
 
-/// How the suffixes of a test are run concurrently.
+/// How the suffixes of a test are run concurrently. Written `stress` or `paper` (its
+/// `FromStr` and `Display`).
+///
+/// ```
+/// use threadsafe_rt::Executor;
+///
+/// assert_eq!("paper".parse(), Ok(Executor::Paper));
+/// assert_eq!(Executor::Stress.to_string(), "stress");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Executor {
@@ -26,7 +38,8 @@ pub enum Executor {
     Paper,
 }
 
-/// How the threads of an execution are scheduled.
+/// How the threads of an execution are scheduled. Written `auto`, `controlled` or `stress`
+/// (its `FromStr` and `Display`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ScheduleMode {
@@ -40,7 +53,16 @@ pub enum ScheduleMode {
     Stress,
 }
 
-/// Who runs next at a scheduling point of a controlled execution.
+/// Who runs next at a scheduling point of a controlled execution. Written `random`, or
+/// `pct` and the depth (`pct3`; `pct` alone is depth 3), as in a replay token (its `FromStr`
+/// and `Display`).
+///
+/// ```
+/// use threadsafe_rt::Strategy;
+///
+/// assert_eq!("pct".parse(), Ok(Strategy::Pct { depth: 3 }));
+/// assert_eq!(Strategy::Pct { depth: 2 }.to_string(), "pct2");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Strategy {
@@ -52,6 +74,138 @@ pub enum Strategy {
         /// The bug depth aimed at (the number of ordering constraints), at least 1.
         depth: usize,
     },
+}
+
+/// How the generator and the scheduler choose (the `guide` setting). Written `random`,
+/// `pairs` or `map` (its `FromStr` and `Display`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Guide {
+    /// Random methods (the feedback-directed generator) and random schedules.
+    #[default]
+    Random,
+    /// CovCon: the first two threads of each test start with the pair of methods run
+    /// concurrently least so far (then random calls, as random suffixes have); random
+    /// schedules.
+    Pairs,
+    /// MAPTest: the same, among the pairs that can still cover an uncovered memory-access
+    /// pattern with one call each (Algorithm 4, ranked by method-pair coverage); each
+    /// execution eagerly schedules the thread whose next step extends one of the patterns
+    /// the test can cover (Algorithm 5).
+    Map,
+}
+
+// The settings as text: the grammar's words, through its own enums (exhaustive both ways,
+// so a new word cannot be missed here).
+
+impl Executor {
+    fn knob(self) -> knobs::Executor {
+        match self {
+            Executor::Stress => knobs::Executor::Stress,
+            Executor::Paper => knobs::Executor::Paper,
+        }
+    }
+}
+
+impl FromStr for Executor {
+    type Err = ConfigError;
+
+    fn from_str(s: &str) -> Result<Self, ConfigError> {
+        Ok(match s.parse::<knobs::Executor>()? {
+            knobs::Executor::Stress => Executor::Stress,
+            knobs::Executor::Paper => Executor::Paper,
+        })
+    }
+}
+
+impl fmt::Display for Executor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.knob().fmt(f)
+    }
+}
+
+impl ScheduleMode {
+    fn knob(self) -> knobs::Schedule {
+        match self {
+            ScheduleMode::Auto => knobs::Schedule::Auto,
+            ScheduleMode::Controlled => knobs::Schedule::Controlled,
+            ScheduleMode::Stress => knobs::Schedule::Stress,
+        }
+    }
+}
+
+impl FromStr for ScheduleMode {
+    type Err = ConfigError;
+
+    fn from_str(s: &str) -> Result<Self, ConfigError> {
+        Ok(match s.parse::<knobs::Schedule>()? {
+            knobs::Schedule::Auto => ScheduleMode::Auto,
+            knobs::Schedule::Controlled => ScheduleMode::Controlled,
+            knobs::Schedule::Stress => ScheduleMode::Stress,
+        })
+    }
+}
+
+impl fmt::Display for ScheduleMode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.knob().fmt(f)
+    }
+}
+
+impl Strategy {
+    fn knob(self) -> knobs::Strategy {
+        match self {
+            Strategy::Random => knobs::Strategy::Random,
+            Strategy::Pct { depth } => knobs::Strategy::Pct { depth: Some(depth) },
+        }
+    }
+}
+
+impl FromStr for Strategy {
+    type Err = ConfigError;
+
+    fn from_str(s: &str) -> Result<Self, ConfigError> {
+        Ok(match s.parse::<knobs::Strategy>()? {
+            knobs::Strategy::Random => Strategy::Random,
+            knobs::Strategy::Pct { depth } => Strategy::Pct {
+                depth: depth.unwrap_or(knobs::DEFAULT_PCT_DEPTH),
+            },
+        })
+    }
+}
+
+impl fmt::Display for Strategy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.knob().fmt(f)
+    }
+}
+
+impl Guide {
+    fn knob(self) -> knobs::Guide {
+        match self {
+            Guide::Random => knobs::Guide::Random,
+            Guide::Pairs => knobs::Guide::Pairs,
+            Guide::Map => knobs::Guide::Map,
+        }
+    }
+}
+
+impl FromStr for Guide {
+    type Err = ConfigError;
+
+    fn from_str(s: &str) -> Result<Self, ConfigError> {
+        Ok(match s.parse::<knobs::Guide>()? {
+            knobs::Guide::Random => Guide::Random,
+            knobs::Guide::Pairs => Guide::Pairs,
+            knobs::Guide::Map => Guide::Map,
+        })
+    }
+}
+
+impl fmt::Display for Guide {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.knob().fmt(f)
+    }
 }
 
 /// Parameters of a check. Start from [`Config::default`] and set fields; the defaults are
@@ -106,6 +260,10 @@ pub struct Config {
     /// End the check once every feasible memory-access pattern is covered, before the
     /// budget (false). The report says which ended it.
     pub stop_when_covered: bool,
+    /// Whether the methods' return values count (true): results are compared by the oracle,
+    /// except those of methods marked `#[thread_safe(nondeterministic)]`. `false` is the
+    /// paper's oracle: panics and deadlocks only.
+    pub results: bool,
 }
 
 impl Default for Config {
@@ -127,6 +285,7 @@ impl Default for Config {
             replay: None,
             guide: Guide::Random,
             stop_when_covered: false,
+            results: true,
         }
     }
 }
@@ -142,6 +301,12 @@ impl fmt::Display for ConfigError {
 }
 
 impl std::error::Error for ConfigError {}
+
+impl From<knobs::Error> for ConfigError {
+    fn from(e: knobs::Error) -> Self {
+        ConfigError(e.to_string())
+    }
+}
 
 impl Config {
     /// Applies `THREADSAFE_SEED`, `THREADSAFE_BUDGET` and `THREADSAFE_GUIDE` from the
@@ -169,33 +334,20 @@ impl Config {
         budget: Option<&str>,
         guide: Option<&str>,
     ) -> Result<Self, ConfigError> {
+        let in_var = |var: &'static str| move |e: knobs::Error| ConfigError(format!("{var}: {e}"));
         if let Some(s) = seed {
-            let s = s.trim();
-            self.seed = if s == "random" {
-                random_seed()
-            } else {
-                s.parse().map_err(|_| {
-                    ConfigError(format!(
-                        "{SEED_ENV}={s:?} is not a seed: expected an unsigned 64-bit integer or `random`"
-                    ))
-                })?
+            self.seed = match s.parse().map_err(in_var(SEED_ENV))? {
+                knobs::Seed::Fixed(n) => n,
+                knobs::Seed::Random => random_seed(),
             };
         }
         if let Some(b) = budget {
-            self.budget =
-                parse_duration(b).map_err(|e| ConfigError(format!("{BUDGET_ENV}={b:?}: {e}")))?;
+            self.budget = knobs::parse_duration(b).map_err(in_var(BUDGET_ENV))?;
         }
         if let Some(g) = guide {
-            self.guide = match g.trim() {
-                "random" => Guide::Random,
-                "pairs" => Guide::Pairs,
-                "map" => Guide::Map,
-                _ => {
-                    return Err(ConfigError(format!(
-                        "{GUIDE_ENV}={g:?} is not a guide: expected `random`, `pairs` or `map`"
-                    )))
-                }
-            };
+            self.guide = g
+                .parse()
+                .map_err(|e: ConfigError| ConfigError(format!("{GUIDE_ENV}: {e}")))?;
         }
         self.validate()?;
         Ok(self)
@@ -229,7 +381,69 @@ impl Config {
     }
 }
 
-fn random_seed() -> u64 {
+/// Where a controlled execution can be found again: the generator's seed, the test's
+/// number, the execution's number in its batch, the strategy, and (when not random) the
+/// guide that chose the tests: `<seed>.<test>.<execution>.<strategy>[.pairs]`, e.g.
+/// `7.12.3.random` or `7.12.3.pct3.pairs`. Guide `map` has no token. The parts are
+/// [`Strategy`]'s and the seed's grammar, with decimal numbers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ReplayToken {
+    pub(crate) seed: u64,
+    pub(crate) test: u64,
+    pub(crate) execution: usize,
+    pub(crate) strategy: Strategy,
+    pub(crate) guide: Guide,
+}
+
+impl fmt::Display for ReplayToken {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}.{}.{}.{}",
+            self.seed, self.test, self.execution, self.strategy
+        )?;
+        match self.guide {
+            Guide::Pairs => write!(f, ".{}", self.guide),
+            _ => Ok(()),
+        }
+    }
+}
+
+impl FromStr for ReplayToken {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        let bad = || {
+            format!("{REPLAY_ENV}={s:?} is not a replay token: use the one a report printed, e.g. `7.12.3.random`")
+        };
+        if s.trim().contains(char::is_whitespace) {
+            return Err(bad());
+        }
+        let parts: Vec<&str> = s.trim().split('.').collect();
+        let (seed, test, execution, strategy, guide) = match parts[..] {
+            [seed, test, execution, strategy] => (seed, test, execution, strategy, Guide::Random),
+            [seed, test, execution, strategy, guide] if guide.parse() == Ok(Guide::Pairs) => {
+                (seed, test, execution, strategy, Guide::Pairs)
+            }
+            _ => return Err(bad()),
+        };
+        fn number<N: FromStr>(part: &str) -> Option<N> {
+            let digits = !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit());
+            digits.then(|| part.parse().ok()).flatten()
+        }
+        Ok(ReplayToken {
+            seed: number(seed).ok_or_else(bad)?,
+            test: number(test).ok_or_else(bad)?,
+            execution: number(execution).ok_or_else(bad)?,
+            strategy: strategy.parse().map_err(|_| bad())?,
+            guide,
+        })
+    }
+}
+
+/// A seed drawn from the clock and the process's hash keys (`THREADSAFE_SEED=random`,
+/// `seed = "random"`).
+pub(crate) fn random_seed() -> u64 {
     use std::hash::{BuildHasher, Hasher};
     let mut h = std::collections::hash_map::RandomState::new().build_hasher();
     h.write_u128(
@@ -239,29 +453,6 @@ fn random_seed() -> u64 {
             .unwrap_or(0),
     );
     h.finish()
-}
-
-/// Parses `500ms`, `2s`, `1.5s`, `10m`: a number and a unit (`ms`, `s`, `m`).
-pub(crate) fn parse_duration(s: &str) -> Result<Duration, String> {
-    let s = s.trim();
-    let split = s
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .ok_or_else(|| format!("`{s}` has no unit: write e.g. `500ms`, `2s` or `10m`"))?;
-    let (num, unit) = s.split_at(split);
-    let n: f64 = num
-        .parse()
-        .map_err(|_| format!("`{s}` is not a duration: write e.g. `500ms`, `2s` or `10m`"))?;
-    let secs = match unit {
-        "ms" => n / 1000.0,
-        "s" => n,
-        "m" | "min" => n * 60.0,
-        _ => {
-            return Err(format!(
-                "unknown unit `{unit}` in `{s}`: use `ms`, `s` or `m`"
-            ))
-        }
-    };
-    Ok(Duration::from_secs_f64(secs))
 }
 
 /// The shortest time a run may make no progress before it counts as hung.
@@ -284,17 +475,6 @@ impl Config {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn durations() {
-        assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
-        assert_eq!(parse_duration("2s"), Ok(Duration::from_secs(2)));
-        assert_eq!(parse_duration("1.5s"), Ok(Duration::from_millis(1500)));
-        assert_eq!(parse_duration("10m"), Ok(Duration::from_secs(600)));
-        assert!(parse_duration("10").unwrap_err().contains("no unit"));
-        assert!(parse_duration("3h").unwrap_err().contains("unknown unit"));
-        assert!(parse_duration("s").is_err());
-    }
 
     #[test]
     fn env_overrides_are_strict() {
@@ -340,8 +520,160 @@ mod tests {
             assert_eq!(
                 e.to_string(),
                 format!(
-                    "THREADSAFE_GUIDE={bad:?} is not a guide: expected `random`, `pairs` or `map`"
+                    "THREADSAFE_GUIDE: `{bad:?}` is not a guide: write `\"random\"` (the default), `\"pairs\"` (CovCon: method-pair coverage) or `\"map\"` (MAPTest: memory-access-pattern coverage)"
                 )
+            );
+        }
+        let e = Config::default()
+            .with_overrides(None, Some("0s"), None)
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "THREADSAFE_BUDGET: `\"0s\"` is zero: give a positive duration, e.g. `\"500ms\"`"
+        );
+    }
+
+    /// The environment variables accept exactly what the grammar accepts (and so what the
+    /// attribute accepts: threadsafe-derive's tests run the same samples), with its value.
+    #[test]
+    fn env_overrides_follow_the_grammar() {
+        for &text in knobs::samples::DURATIONS {
+            let env = Config::default().with_overrides(None, Some(text), None);
+            match knobs::parse_duration(text) {
+                Ok(d) => assert_eq!(env.map(|c| c.budget), Ok(d), "{text:?}"),
+                Err(e) => assert_eq!(
+                    env.unwrap_err().to_string(),
+                    format!("{BUDGET_ENV}: {e}"),
+                    "{text:?}"
+                ),
+            }
+        }
+        for &text in knobs::samples::SEEDS {
+            let env = Config::default().with_overrides(Some(text), None, None);
+            match text.parse::<knobs::Seed>() {
+                Ok(knobs::Seed::Fixed(n)) => assert_eq!(env.map(|c| c.seed), Ok(n), "{text:?}"),
+                Ok(knobs::Seed::Random) => assert!(env.is_ok(), "{text:?}"),
+                Err(e) => assert_eq!(
+                    env.unwrap_err().to_string(),
+                    format!("{SEED_ENV}: {e}"),
+                    "{text:?}"
+                ),
+            }
+        }
+        for &text in knobs::samples::WORDS {
+            let env = Config::default().with_overrides(None, None, Some(text));
+            match text.parse::<knobs::Guide>() {
+                Ok(g) => assert_eq!(env.map(|c| c.guide.knob()), Ok(g), "{text:?}"),
+                Err(e) => assert_eq!(
+                    env.unwrap_err().to_string(),
+                    format!("{GUIDE_ENV}: {e}"),
+                    "{text:?}"
+                ),
+            }
+        }
+    }
+
+    /// `FromStr` of each setting accepts exactly the grammar's words, and `Display` writes
+    /// what `FromStr` reads back.
+    #[test]
+    fn settings_as_text() {
+        fn same<R, K>(text: &str, rt: Result<R, ConfigError>, knob: Result<K, knobs::Error>)
+        where
+            R: fmt::Display + FromStr<Err = ConfigError> + PartialEq + fmt::Debug,
+        {
+            match (rt, knob) {
+                (Ok(v), Ok(_)) => assert_eq!(v.to_string().parse::<R>(), Ok(v), "{text:?}"),
+                (Err(e), Err(k)) => assert_eq!(e.to_string(), k.to_string(), "{text:?}"),
+                (rt, knob) => panic!("{text:?}: {:?} but the grammar says {}", rt, knob.is_ok()),
+            }
+        }
+        for &text in knobs::samples::WORDS {
+            same(
+                text,
+                text.parse::<Executor>(),
+                text.parse::<knobs::Executor>(),
+            );
+            same(
+                text,
+                text.parse::<ScheduleMode>(),
+                text.parse::<knobs::Schedule>(),
+            );
+            same(
+                text,
+                text.parse::<Strategy>(),
+                text.parse::<knobs::Strategy>(),
+            );
+            same(text, text.parse::<Guide>(), text.parse::<knobs::Guide>());
+        }
+        for v in [Executor::Stress, Executor::Paper] {
+            assert_eq!(v.to_string().parse(), Ok(v));
+        }
+        for v in [
+            ScheduleMode::Auto,
+            ScheduleMode::Controlled,
+            ScheduleMode::Stress,
+        ] {
+            assert_eq!(v.to_string().parse(), Ok(v));
+        }
+        for v in [
+            Strategy::Random,
+            Strategy::Pct { depth: 1 },
+            Strategy::Pct { depth: 3 },
+        ] {
+            assert_eq!(v.to_string().parse(), Ok(v));
+        }
+        for v in [Guide::Random, Guide::Pairs, Guide::Map] {
+            assert_eq!(v.to_string().parse(), Ok(v));
+        }
+        assert_eq!(Strategy::Pct { depth: 4 }.to_string(), "pct4");
+        assert_eq!("pct".parse(), Ok(Strategy::Pct { depth: 3 }));
+        assert_eq!(ScheduleMode::Controlled.to_string(), "controlled");
+    }
+
+    #[test]
+    fn replay_tokens() {
+        let token = ReplayToken {
+            seed: 7,
+            test: 12,
+            execution: 3,
+            strategy: Strategy::Random,
+            guide: Guide::Random,
+        };
+        assert_eq!(token.to_string(), "7.12.3.random");
+        let pairs = ReplayToken {
+            seed: u64::MAX,
+            strategy: Strategy::Pct { depth: 2 },
+            guide: Guide::Pairs,
+            ..token
+        };
+        assert_eq!(pairs.to_string(), "18446744073709551615.12.3.pct2.pairs");
+        for t in [token, pairs] {
+            assert_eq!(t.to_string().parse(), Ok(t));
+        }
+        assert_eq!(
+            " 7.12.3.pct\n".parse(),
+            Ok(ReplayToken {
+                strategy: Strategy::Pct { depth: 3 },
+                ..token
+            })
+        );
+        for bad in [
+            "",
+            "7.12.3",
+            "7.12.3.dfs",
+            "7.12.3.pct0",
+            "7.12.3.random.map",
+            "7.12.3.random.random",
+            "7.12.3.random.pairs.x",
+            "-7.12.3.random",
+            "+7.12.3.random",
+            "7.12.x.random",
+            "7.12.3. random",
+        ] {
+            assert_eq!(
+                bad.parse::<ReplayToken>(),
+                Err(format!("{REPLAY_ENV}={bad:?} is not a replay token: use the one a report printed, e.g. `7.12.3.random`")),
+                "{bad:?}"
             );
         }
     }

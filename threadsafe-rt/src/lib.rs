@@ -119,13 +119,19 @@
 //! `executor` (`"stress"` or `"paper"`), `schedule` (`"auto"`, `"controlled"`,
 //! `"stress"`), `strategy` (`"random"` or `"pct"`, with `depth`, 3), `statement_points`
 //! (true, or `"always"` for every build), `instantiate` (for generic impls, e.g. `instantiate = "Cache<String, u32>"`),
-//! `guide` (`"random"`, `"pairs"` or `"map"`), `stop_when_covered` (false), `test = false`,
-//! `crate = "path"`. See [`Config`].
+//! `guide` (`"random"`, `"pairs"` or `"map"`), `stop_when_covered` (false), `results`
+//! (true; `false` keeps return values out of the verdict: panics and deadlocks only),
+//! `test = false`, `crate = "path"`. See [`Config`]. On a method, `#[thread_safe(skip)]`
+//! leaves it out, and `#[thread_safe(nondeterministic)]` keeps calling it but never compares
+//! its results (a clock, an address, hash order).
 //!
 //! At run time, `THREADSAFE_SEED` (a `u64`, or `random`), `THREADSAFE_BUDGET` (`500ms`,
 //! `30s`, `10m`), `THREADSAFE_GUIDE` (`random`, `pairs`, `map`) and `THREADSAFE_REPLAY` (a
 //! token from a report) override the attribute: a
-//! long hunt is one variable away, `THREADSAFE_BUDGET=10m cargo test thread_safe_`.
+//! long hunt is one variable away, `THREADSAFE_BUDGET=10m cargo test thread_safe_`. The
+//! attribute's strings and these variables follow one grammar (the `threadsafe-knobs`
+//! crate): what one accepts, the other accepts, and [`Executor`], [`ScheduleMode`],
+//! [`Strategy`] and [`Guide`] parse and print it (`FromStr`, `Display`).
 //!
 //! # Debugging a failure
 //!
@@ -162,6 +168,7 @@ pub mod gates;
 mod generate;
 mod hooks;
 mod lock;
+mod observe;
 mod oracle;
 mod os;
 mod panics;
@@ -256,6 +263,12 @@ pub mod __private {
     pub use crate::check::run_test;
     pub use crate::point::{FieldAccess, StatementPoint};
 
+    /// A seed drawn when the test runs (`#[thread_safe(seed = "random")]`).
+    #[inline]
+    pub fn random_seed() -> u64 {
+        crate::config::random_seed()
+    }
+
     /// A named point (what [`point!`](crate::point) expands to in test builds).
     #[inline]
     pub fn named_point(name: &'static str) {
@@ -267,6 +280,7 @@ pub mod __private {
     pub fn statement(p: &'static StatementPoint) {
         crate::hooks::statement(p);
     }
+    pub use crate::observe::{Observe, ObserveDebug, ObserveNothing, ObserveValue};
     pub use crate::subject::{
         CloneNo, CloneYes, Description, Frame, InstancePass, Op, Param, Pass, Probe, Receiver,
         Stash, StashDrop, StashKeep, Unavailable, ViaGenerate, ViaNothing, ViaSubject,

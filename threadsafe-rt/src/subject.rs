@@ -11,6 +11,7 @@ use std::cell::Cell;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
+use crate::observe::Observation;
 use crate::point::StatementPoint;
 use crate::testcase::{Made, OpId};
 use crate::value::{Gen, Generate};
@@ -177,6 +178,15 @@ pub struct Op<T> {
     pub(crate) receiver: Receiver,
     pub(crate) params: Vec<Param>,
     pub(crate) call: CallFn<T>,
+    /// The return type as written, for a method whose results can be compared (not `()`,
+    /// `!` or a new instance), e.g. `Option<u32>` or `Iter<'_, u32>`: the report names it
+    /// when its results are not compared.
+    // Read by the results oracle, the next step (as `nondeterministic`).
+    #[allow(dead_code)]
+    pub(crate) returns: Option<&'static str>,
+    /// `#[thread_safe(nondeterministic)]`: the results of this method are never compared.
+    #[allow(dead_code)]
+    pub(crate) nondeterministic: bool,
 }
 
 /// Calls an operation with the receiver and arguments in the frame.
@@ -196,7 +206,23 @@ impl<T> Op<T> {
             receiver,
             params,
             call,
+            returns: None,
+            nondeterministic: false,
         }
+    }
+
+    /// Records the return type as written (a method whose results can be compared).
+    #[doc(hidden)]
+    pub fn returns(mut self, ty: &'static str) -> Self {
+        self.returns = Some(ty);
+        self
+    }
+
+    /// Marks the method's results as never compared (`#[thread_safe(nondeterministic)]`).
+    #[doc(hidden)]
+    pub fn nondeterministic(mut self) -> Self {
+        self.nondeterministic = true;
+        self
     }
 }
 
@@ -471,6 +497,14 @@ pub struct Frame<'a, T> {
     pub(crate) recv: Option<RecvSlot<'a, T>>,
     pub(crate) args: Vec<Option<ArgSlot<'a, T>>>,
     pub(crate) out: Option<Output<T>>,
+    /// Whether the call's return value is to be observed (false by default: the executor
+    /// sets it when results are compared, so that a check without results pays one branch).
+    pub(crate) observe: bool,
+    /// The return value as observed, when `observe` is set and the call returned a value
+    /// other than `()`, `!` or a new instance.
+    // Read by the results oracle, the next step.
+    #[allow(dead_code)]
+    pub(crate) observed: Option<Observation>,
 }
 
 impl<'a, T> Frame<'a, T> {
@@ -479,6 +513,8 @@ impl<'a, T> Frame<'a, T> {
             recv,
             args,
             out: None,
+            observe: false,
+            observed: None,
         }
     }
 

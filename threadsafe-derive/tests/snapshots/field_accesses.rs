@@ -218,6 +218,10 @@ const _: () = {
                 ViaSubject as _, ViaGenerate as _, ViaNothing as _, CloneYes as _,
                 CloneNo as _, StashKeep as _, StashDrop as _,
             };
+            #[allow(unused_imports)]
+            use ::threadsafe_rt::__private::{
+                ObserveValue as _, ObserveDebug as _, ObserveNothing as _,
+            };
             let __d = ::threadsafe_rt::__private::Description::new("Account");
             let __d = __d
                 .op(
@@ -256,16 +260,19 @@ const _: () = {
             let __d = __d
                 .op(
                     ::threadsafe_rt::__private::Op::new(
-                        "history",
-                        ::threadsafe_rt::__private::Receiver::Shared,
-                        ::std::vec::Vec::from([]),
-                        |__f| {
-                            let __recv = __f.shared()?;
-                            let __r = <Account>::history(__recv);
-                            (&&::threadsafe_rt::__private::Stash::new(__r)).stash(__f);
-                            ::core::result::Result::Ok(())
-                        },
-                    ),
+                            "history",
+                            ::threadsafe_rt::__private::Receiver::Shared,
+                            ::std::vec::Vec::from([]),
+                            |__f| {
+                                let __recv = __f.shared()?;
+                                let __r = <Account>::history(__recv);
+                                (&&&::threadsafe_rt::__private::Observe::new(&__r))
+                                    .observe(__f);
+                                (&&::threadsafe_rt::__private::Stash::new(__r)).stash(__f);
+                                ::core::result::Result::Ok(())
+                            },
+                        )
+                        .returns("Vec<u64>"),
                 );
             let __d = __d
                 .op(
@@ -284,16 +291,19 @@ const _: () = {
             let __d = __d
                 .op(
                     ::threadsafe_rt::__private::Op::new(
-                        "audit",
-                        ::threadsafe_rt::__private::Receiver::Shared,
-                        ::std::vec::Vec::from([]),
-                        |__f| {
-                            let __recv = __f.shared()?;
-                            let __r = <Account>::audit(__recv);
-                            (&&::threadsafe_rt::__private::Stash::new(__r)).stash(__f);
-                            ::core::result::Result::Ok(())
-                        },
-                    ),
+                            "audit",
+                            ::threadsafe_rt::__private::Receiver::Shared,
+                            ::std::vec::Vec::from([]),
+                            |__f| {
+                                let __recv = __f.shared()?;
+                                let __r = <Account>::audit(__recv);
+                                (&&&::threadsafe_rt::__private::Observe::new(&__r))
+                                    .observe(__f);
+                                (&&::threadsafe_rt::__private::Stash::new(__r)).stash(__f);
+                                ::core::result::Result::Ok(())
+                            },
+                        )
+                        .returns("bool"),
                 );
             #[cfg(test)]
             let __d = __d

@@ -106,6 +106,10 @@ const _: () = {
                 ViaSubject as _, ViaGenerate as _, ViaNothing as _, CloneYes as _,
                 CloneNo as _, StashKeep as _, StashDrop as _,
             };
+            #[allow(unused_imports)]
+            use ::my_threadsafe::__private::{
+                ObserveValue as _, ObserveDebug as _, ObserveNothing as _,
+            };
             let __d = ::my_threadsafe::__private::Description::new("Cache<String, u32>");
             let __d = __d
                 .op(
@@ -119,67 +123,73 @@ const _: () = {
             let __d = __d
                 .op(
                     ::my_threadsafe::__private::Op::new(
-                        "get",
-                        ::my_threadsafe::__private::Receiver::Shared,
-                        ::std::vec::Vec::from([
-                            ::my_threadsafe::__private::Param::value::<
-                                String,
-                            >(
-                                "k",
-                                "&String",
-                                ::my_threadsafe::__private::Pass::Ref,
-                                (&&&::my_threadsafe::__private::Probe::<String>::new())
-                                    .strategy(),
-                                (&&::my_threadsafe::__private::Probe::<String>::new())
-                                    .cloner(),
-                            ),
-                        ]),
-                        |__f| {
-                            let __recv = __f.shared()?;
-                            let __a0 = __f.take::<String>(0)?;
-                            let __r = <Cache<String, u32>>::get(__recv, &__a0);
-                            (&&::my_threadsafe::__private::Stash::new(__r)).stash(__f);
-                            ::core::result::Result::Ok(())
-                        },
-                    ),
+                            "get",
+                            ::my_threadsafe::__private::Receiver::Shared,
+                            ::std::vec::Vec::from([
+                                ::my_threadsafe::__private::Param::value::<
+                                    String,
+                                >(
+                                    "k",
+                                    "&String",
+                                    ::my_threadsafe::__private::Pass::Ref,
+                                    (&&&::my_threadsafe::__private::Probe::<String>::new())
+                                        .strategy(),
+                                    (&&::my_threadsafe::__private::Probe::<String>::new())
+                                        .cloner(),
+                                ),
+                            ]),
+                            |__f| {
+                                let __recv = __f.shared()?;
+                                let __a0 = __f.take::<String>(0)?;
+                                let __r = <Cache<String, u32>>::get(__recv, &__a0);
+                                (&&&::my_threadsafe::__private::Observe::new(&__r))
+                                    .observe(__f);
+                                (&&::my_threadsafe::__private::Stash::new(__r)).stash(__f);
+                                ::core::result::Result::Ok(())
+                            },
+                        )
+                        .returns("Option<u32>"),
                 );
             let __d = __d
                 .op(
                     ::my_threadsafe::__private::Op::new(
-                        "put",
-                        ::my_threadsafe::__private::Receiver::Shared,
-                        ::std::vec::Vec::from([
-                            ::my_threadsafe::__private::Param::value::<
-                                String,
-                            >(
-                                "k",
-                                "String",
-                                ::my_threadsafe::__private::Pass::Owned,
-                                (&&&::my_threadsafe::__private::Probe::<String>::new())
-                                    .strategy(),
-                                (&&::my_threadsafe::__private::Probe::<String>::new())
-                                    .cloner(),
-                            ),
-                            ::my_threadsafe::__private::Param::value::<
-                                u32,
-                            >(
-                                "v",
-                                "u32",
-                                ::my_threadsafe::__private::Pass::Owned,
-                                (&&&::my_threadsafe::__private::Probe::<u32>::new())
-                                    .strategy(),
-                                (&&::my_threadsafe::__private::Probe::<u32>::new()).cloner(),
-                            ),
-                        ]),
-                        |__f| {
-                            let __recv = __f.shared()?;
-                            let __a0 = __f.take::<String>(0)?;
-                            let __a1 = __f.take::<u32>(1)?;
-                            let __r = <Cache<String, u32>>::put(__recv, __a0, __a1);
-                            (&&::my_threadsafe::__private::Stash::new(__r)).stash(__f);
-                            ::core::result::Result::Ok(())
-                        },
-                    ),
+                            "put",
+                            ::my_threadsafe::__private::Receiver::Shared,
+                            ::std::vec::Vec::from([
+                                ::my_threadsafe::__private::Param::value::<
+                                    String,
+                                >(
+                                    "k",
+                                    "String",
+                                    ::my_threadsafe::__private::Pass::Owned,
+                                    (&&&::my_threadsafe::__private::Probe::<String>::new())
+                                        .strategy(),
+                                    (&&::my_threadsafe::__private::Probe::<String>::new())
+                                        .cloner(),
+                                ),
+                                ::my_threadsafe::__private::Param::value::<
+                                    u32,
+                                >(
+                                    "v",
+                                    "u32",
+                                    ::my_threadsafe::__private::Pass::Owned,
+                                    (&&&::my_threadsafe::__private::Probe::<u32>::new())
+                                        .strategy(),
+                                    (&&::my_threadsafe::__private::Probe::<u32>::new()).cloner(),
+                                ),
+                            ]),
+                            |__f| {
+                                let __recv = __f.shared()?;
+                                let __a0 = __f.take::<String>(0)?;
+                                let __a1 = __f.take::<u32>(1)?;
+                                let __r = <Cache<String, u32>>::put(__recv, __a0, __a1);
+                                (&&&::my_threadsafe::__private::Observe::new(&__r))
+                                    .observe(__f);
+                                (&&::my_threadsafe::__private::Stash::new(__r)).stash(__f);
+                                ::core::result::Result::Ok(())
+                            },
+                        )
+                        .returns("Option<u32>"),
                 );
             let __d = __d
                 .op(
@@ -204,16 +214,19 @@ const _: () = {
             let __d = __d
                 .op(
                     ::my_threadsafe::__private::Op::new(
-                        "keys",
-                        ::my_threadsafe::__private::Receiver::Shared,
-                        ::std::vec::Vec::from([]),
-                        |__f| {
-                            let __recv = __f.shared()?;
-                            let __r = <Cache<String, u32>>::keys(__recv);
-                            (&&::my_threadsafe::__private::Stash::new(__r)).stash(__f);
-                            ::core::result::Result::Ok(())
-                        },
-                    ),
+                            "keys",
+                            ::my_threadsafe::__private::Receiver::Shared,
+                            ::std::vec::Vec::from([]),
+                            |__f| {
+                                let __recv = __f.shared()?;
+                                let __r = <Cache<String, u32>>::keys(__recv);
+                                (&&&::my_threadsafe::__private::Observe::new(&__r))
+                                    .observe(__f);
+                                (&&::my_threadsafe::__private::Stash::new(__r)).stash(__f);
+                                ::core::result::Result::Ok(())
+                            },
+                        )
+                        .returns("Vec<String>"),
                 );
             #[cfg(test)]
             let __d = __d

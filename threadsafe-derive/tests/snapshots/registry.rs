@@ -277,6 +277,10 @@ const _: () = {
                 ViaSubject as _, ViaGenerate as _, ViaNothing as _, CloneYes as _,
                 CloneNo as _, StashKeep as _, StashDrop as _,
             };
+            #[allow(unused_imports)]
+            use ::threadsafe_rt::__private::{
+                ObserveValue as _, ObserveDebug as _, ObserveNothing as _,
+            };
             let __d = ::threadsafe_rt::__private::Description::new("Registry");
             let __d = __d
                 .op(
@@ -351,71 +355,77 @@ const _: () = {
             let __d = __d
                 .op(
                     ::threadsafe_rt::__private::Op::new(
-                        "insert",
-                        ::threadsafe_rt::__private::Receiver::Shared,
-                        ::std::vec::Vec::from([
-                            ::threadsafe_rt::__private::Param::value::<
-                                String,
-                            >(
-                                "k",
-                                "String",
-                                ::threadsafe_rt::__private::Pass::Owned,
-                                (&&&::threadsafe_rt::__private::Probe::<String>::new())
-                                    .strategy(),
-                                (&&::threadsafe_rt::__private::Probe::<String>::new())
-                                    .cloner(),
-                            ),
-                            ::threadsafe_rt::__private::Param::value::<
-                                u32,
-                            >(
-                                "v",
-                                "u32",
-                                ::threadsafe_rt::__private::Pass::Owned,
-                                (&&&::threadsafe_rt::__private::Probe::<u32>::new())
-                                    .strategy(),
-                                (&&::threadsafe_rt::__private::Probe::<u32>::new()).cloner(),
-                            ),
-                        ]),
-                        |__f| {
-                            let __recv = __f.shared()?;
-                            let __a0 = __f.take::<String>(0)?;
-                            let __a1 = __f.take::<u32>(1)?;
-                            let __r = <Registry>::insert(__recv, __a0, __a1);
-                            (&&::threadsafe_rt::__private::Stash::new(__r)).stash(__f);
-                            ::core::result::Result::Ok(())
-                        },
-                    ),
+                            "insert",
+                            ::threadsafe_rt::__private::Receiver::Shared,
+                            ::std::vec::Vec::from([
+                                ::threadsafe_rt::__private::Param::value::<
+                                    String,
+                                >(
+                                    "k",
+                                    "String",
+                                    ::threadsafe_rt::__private::Pass::Owned,
+                                    (&&&::threadsafe_rt::__private::Probe::<String>::new())
+                                        .strategy(),
+                                    (&&::threadsafe_rt::__private::Probe::<String>::new())
+                                        .cloner(),
+                                ),
+                                ::threadsafe_rt::__private::Param::value::<
+                                    u32,
+                                >(
+                                    "v",
+                                    "u32",
+                                    ::threadsafe_rt::__private::Pass::Owned,
+                                    (&&&::threadsafe_rt::__private::Probe::<u32>::new())
+                                        .strategy(),
+                                    (&&::threadsafe_rt::__private::Probe::<u32>::new()).cloner(),
+                                ),
+                            ]),
+                            |__f| {
+                                let __recv = __f.shared()?;
+                                let __a0 = __f.take::<String>(0)?;
+                                let __a1 = __f.take::<u32>(1)?;
+                                let __r = <Registry>::insert(__recv, __a0, __a1);
+                                (&&&::threadsafe_rt::__private::Observe::new(&__r))
+                                    .observe(__f);
+                                (&&::threadsafe_rt::__private::Stash::new(__r)).stash(__f);
+                                ::core::result::Result::Ok(())
+                            },
+                        )
+                        .returns("Option<u32>"),
                 );
             let __d = __d
                 .op(
                     ::threadsafe_rt::__private::Op::new(
-                        "get",
-                        ::threadsafe_rt::__private::Receiver::Shared,
-                        ::std::vec::Vec::from([
-                            ::threadsafe_rt::__private::Param::value::<
-                                ::std::string::String,
-                            >(
-                                "k",
-                                "&str",
-                                ::threadsafe_rt::__private::Pass::Deref,
-                                (&&&::threadsafe_rt::__private::Probe::<
+                            "get",
+                            ::threadsafe_rt::__private::Receiver::Shared,
+                            ::std::vec::Vec::from([
+                                ::threadsafe_rt::__private::Param::value::<
                                     ::std::string::String,
-                                >::new())
-                                    .strategy(),
-                                (&&::threadsafe_rt::__private::Probe::<
-                                    ::std::string::String,
-                                >::new())
-                                    .cloner(),
-                            ),
-                        ]),
-                        |__f| {
-                            let __recv = __f.shared()?;
-                            let __a0 = __f.take::<::std::string::String>(0)?;
-                            let __r = <Registry>::get(__recv, &__a0);
-                            (&&::threadsafe_rt::__private::Stash::new(__r)).stash(__f);
-                            ::core::result::Result::Ok(())
-                        },
-                    ),
+                                >(
+                                    "k",
+                                    "&str",
+                                    ::threadsafe_rt::__private::Pass::Deref,
+                                    (&&&::threadsafe_rt::__private::Probe::<
+                                        ::std::string::String,
+                                    >::new())
+                                        .strategy(),
+                                    (&&::threadsafe_rt::__private::Probe::<
+                                        ::std::string::String,
+                                    >::new())
+                                        .cloner(),
+                                ),
+                            ]),
+                            |__f| {
+                                let __recv = __f.shared()?;
+                                let __a0 = __f.take::<::std::string::String>(0)?;
+                                let __r = <Registry>::get(__recv, &__a0);
+                                (&&&::threadsafe_rt::__private::Observe::new(&__r))
+                                    .observe(__f);
+                                (&&::threadsafe_rt::__private::Stash::new(__r)).stash(__f);
+                                ::core::result::Result::Ok(())
+                            },
+                        )
+                        .returns("Option<u32>"),
                 );
             let __d = __d
                 .op(
@@ -520,29 +530,36 @@ const _: () = {
             let __d = __d
                 .op(
                     ::threadsafe_rt::__private::Op::new(
-                        "guard",
-                        ::threadsafe_rt::__private::Receiver::Shared,
-                        ::std::vec::Vec::from([]),
-                        |__f| {
-                            let __recv = __f.shared()?;
-                            let __r = <Registry>::guard(__recv);
-                            ::core::result::Result::Ok(())
-                        },
-                    ),
+                            "guard",
+                            ::threadsafe_rt::__private::Receiver::Shared,
+                            ::std::vec::Vec::from([]),
+                            |__f| {
+                                let __recv = __f.shared()?;
+                                let __r = <Registry>::guard(__recv);
+                                (&&::threadsafe_rt::__private::Observe::new(&__r))
+                                    .observe(__f);
+                                ::core::result::Result::Ok(())
+                            },
+                        )
+                        .returns("MutexGuard<'_, u32>"),
                 );
             let __d = __d
                 .op(
                     ::threadsafe_rt::__private::Op::new(
-                        "handle",
-                        ::threadsafe_rt::__private::Receiver::ArcRef,
-                        ::std::vec::Vec::from([]),
-                        |__f| {
-                            let __recv = __f.arc()?;
-                            let __r = <Registry>::handle(__recv);
-                            (&&::threadsafe_rt::__private::Stash::new(__r)).stash(__f);
-                            ::core::result::Result::Ok(())
-                        },
-                    ),
+                            "handle",
+                            ::threadsafe_rt::__private::Receiver::ArcRef,
+                            ::std::vec::Vec::from([]),
+                            |__f| {
+                                let __recv = __f.arc()?;
+                                let __r = <Registry>::handle(__recv);
+                                (&&&::threadsafe_rt::__private::Observe::new(&__r))
+                                    .observe(__f);
+                                (&&::threadsafe_rt::__private::Stash::new(__r)).stash(__f);
+                                ::core::result::Result::Ok(())
+                            },
+                        )
+                        .returns("usize")
+                        .nondeterministic(),
                 );
             let __d = __d
                 .op(
@@ -593,33 +610,36 @@ const _: () = {
             let __d = __d
                 .op(
                     ::threadsafe_rt::__private::Op::new(
-                        "save",
-                        ::threadsafe_rt::__private::Receiver::Shared,
-                        ::std::vec::Vec::from([
-                            ::threadsafe_rt::__private::Param::value::<
-                                ::std::path::PathBuf,
-                            >(
-                                "to",
-                                "&Path",
-                                ::threadsafe_rt::__private::Pass::Deref,
-                                (&&&::threadsafe_rt::__private::Probe::<
+                            "save",
+                            ::threadsafe_rt::__private::Receiver::Shared,
+                            ::std::vec::Vec::from([
+                                ::threadsafe_rt::__private::Param::value::<
                                     ::std::path::PathBuf,
-                                >::new())
-                                    .strategy(),
-                                (&&::threadsafe_rt::__private::Probe::<
-                                    ::std::path::PathBuf,
-                                >::new())
-                                    .cloner(),
-                            ),
-                        ]),
-                        |__f| {
-                            let __recv = __f.shared()?;
-                            let __a0 = __f.take::<::std::path::PathBuf>(0)?;
-                            let __r = <Registry>::save(__recv, &__a0);
-                            (&&::threadsafe_rt::__private::Stash::new(__r)).stash(__f);
-                            ::core::result::Result::Ok(())
-                        },
-                    ),
+                                >(
+                                    "to",
+                                    "&Path",
+                                    ::threadsafe_rt::__private::Pass::Deref,
+                                    (&&&::threadsafe_rt::__private::Probe::<
+                                        ::std::path::PathBuf,
+                                    >::new())
+                                        .strategy(),
+                                    (&&::threadsafe_rt::__private::Probe::<
+                                        ::std::path::PathBuf,
+                                    >::new())
+                                        .cloner(),
+                                ),
+                            ]),
+                            |__f| {
+                                let __recv = __f.shared()?;
+                                let __a0 = __f.take::<::std::path::PathBuf>(0)?;
+                                let __r = <Registry>::save(__recv, &__a0);
+                                (&&&::threadsafe_rt::__private::Observe::new(&__r))
+                                    .observe(__f);
+                                (&&::threadsafe_rt::__private::Stash::new(__r)).stash(__f);
+                                ::core::result::Result::Ok(())
+                            },
+                        )
+                        .returns("std::io::Result<()>"),
                 );
             #[cfg(test)]
             let __d = __d

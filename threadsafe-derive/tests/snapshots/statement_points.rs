@@ -251,6 +251,10 @@ const _: () = {
                 ViaSubject as _, ViaGenerate as _, ViaNothing as _, CloneYes as _,
                 CloneNo as _, StashKeep as _, StashDrop as _,
             };
+            #[allow(unused_imports)]
+            use ::threadsafe_rt::__private::{
+                ObserveValue as _, ObserveDebug as _, ObserveNothing as _,
+            };
             let __d = ::threadsafe_rt::__private::Description::new("Stack");
             let __d = __d
                 .op(
@@ -264,57 +268,66 @@ const _: () = {
             let __d = __d
                 .op(
                     ::threadsafe_rt::__private::Op::new(
-                        "pop_or_zero",
-                        ::threadsafe_rt::__private::Receiver::Shared,
-                        ::std::vec::Vec::from([]),
-                        |__f| {
-                            let __recv = __f.shared()?;
-                            let __r = <Stack>::pop_or_zero(__recv);
-                            (&&::threadsafe_rt::__private::Stash::new(__r)).stash(__f);
-                            ::core::result::Result::Ok(())
-                        },
-                    ),
+                            "pop_or_zero",
+                            ::threadsafe_rt::__private::Receiver::Shared,
+                            ::std::vec::Vec::from([]),
+                            |__f| {
+                                let __recv = __f.shared()?;
+                                let __r = <Stack>::pop_or_zero(__recv);
+                                (&&&::threadsafe_rt::__private::Observe::new(&__r))
+                                    .observe(__f);
+                                (&&::threadsafe_rt::__private::Stash::new(__r)).stash(__f);
+                                ::core::result::Result::Ok(())
+                            },
+                        )
+                        .returns("u32"),
                 );
             let __d = __d
                 .op(
                     ::threadsafe_rt::__private::Op::new(
-                        "drain",
-                        ::threadsafe_rt::__private::Receiver::Shared,
-                        ::std::vec::Vec::from([
-                            ::threadsafe_rt::__private::Param::value::<
-                                usize,
-                            >(
-                                "limit",
-                                "usize",
-                                ::threadsafe_rt::__private::Pass::Owned,
-                                (&&&::threadsafe_rt::__private::Probe::<usize>::new())
-                                    .strategy(),
-                                (&&::threadsafe_rt::__private::Probe::<usize>::new())
-                                    .cloner(),
-                            ),
-                        ]),
-                        |__f| {
-                            let __recv = __f.shared()?;
-                            let __a0 = __f.take::<usize>(0)?;
-                            let __r = <Stack>::drain(__recv, __a0);
-                            (&&::threadsafe_rt::__private::Stash::new(__r)).stash(__f);
-                            ::core::result::Result::Ok(())
-                        },
-                    ),
+                            "drain",
+                            ::threadsafe_rt::__private::Receiver::Shared,
+                            ::std::vec::Vec::from([
+                                ::threadsafe_rt::__private::Param::value::<
+                                    usize,
+                                >(
+                                    "limit",
+                                    "usize",
+                                    ::threadsafe_rt::__private::Pass::Owned,
+                                    (&&&::threadsafe_rt::__private::Probe::<usize>::new())
+                                        .strategy(),
+                                    (&&::threadsafe_rt::__private::Probe::<usize>::new())
+                                        .cloner(),
+                                ),
+                            ]),
+                            |__f| {
+                                let __recv = __f.shared()?;
+                                let __a0 = __f.take::<usize>(0)?;
+                                let __r = <Stack>::drain(__recv, __a0);
+                                (&&&::threadsafe_rt::__private::Observe::new(&__r))
+                                    .observe(__f);
+                                (&&::threadsafe_rt::__private::Stash::new(__r)).stash(__f);
+                                ::core::result::Result::Ok(())
+                            },
+                        )
+                        .returns("Option<u32>"),
                 );
             let __d = __d
                 .op(
                     ::threadsafe_rt::__private::Op::new(
-                        "capacity",
-                        ::threadsafe_rt::__private::Receiver::Shared,
-                        ::std::vec::Vec::from([]),
-                        |__f| {
-                            let __recv = __f.shared()?;
-                            let __r = <Stack>::capacity(__recv);
-                            (&&::threadsafe_rt::__private::Stash::new(__r)).stash(__f);
-                            ::core::result::Result::Ok(())
-                        },
-                    ),
+                            "capacity",
+                            ::threadsafe_rt::__private::Receiver::Shared,
+                            ::std::vec::Vec::from([]),
+                            |__f| {
+                                let __recv = __f.shared()?;
+                                let __r = <Stack>::capacity(__recv);
+                                (&&&::threadsafe_rt::__private::Observe::new(&__r))
+                                    .observe(__f);
+                                (&&::threadsafe_rt::__private::Stash::new(__r)).stash(__f);
+                                ::core::result::Result::Ok(())
+                            },
+                        )
+                        .returns("usize"),
                 );
             let __d = __d.skip("dump", "excluded with #[thread_safe(skip)]");
             #[cfg(test)]

@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use super::control::{control, TARGETS_PER_TEST};
-use crate::config::{Config, Guide, ScheduleMode};
+use crate::config::{Config, Guide, ReplayToken, ScheduleMode};
 use crate::coverage::{thread_methods, Tracker};
 use crate::exec::{BatchSpec, ConcRunner, ExecOutcome, SeqRunner};
 use crate::generate::{ReadyTest, Rounds};
@@ -119,7 +119,7 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
             .as_ref()
             .filter(|_| config.guide != Guide::Map)
             .map(|_| {
-                super::ReplayToken {
+                ReplayToken {
                     seed: config.seed,
                     test: report.tests,
                     execution: batch.executions - 1,

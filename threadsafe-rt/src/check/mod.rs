@@ -15,8 +15,6 @@ mod control;
 mod hunt;
 mod replay;
 
-pub(crate) use replay::ReplayToken;
-
 /// Checks `T` for thread-safety violations with `config` (environment variables are not
 /// read here; see [`Config::with_env`]).
 ///

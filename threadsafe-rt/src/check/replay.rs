@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::control::control;
-use crate::config::{Config, Guide, Strategy, REPLAY_ENV};
+use crate::config::{Config, ReplayToken};
 use crate::coverage::Tracker;
 use crate::exec::{BatchSpec, ConcRunner, ExecOutcome, SeqRunner};
 use crate::generate::Rounds;
@@ -13,69 +13,6 @@ use crate::lock::lock;
 use crate::oracle;
 use crate::report::{violation, Found, Report, Verdict};
 use crate::subject::Description;
-
-/// Where a controlled execution can be found again: the generator's seed, the test's
-/// number, the execution's number in its batch, the strategy, and (when not random) the
-/// guide that chose the tests (`7.12.3.random.pairs`). Guide `map` has no token.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct ReplayToken {
-    pub(crate) seed: u64,
-    pub(crate) test: u64,
-    pub(crate) execution: usize,
-    pub(crate) strategy: Strategy,
-    pub(crate) guide: Guide,
-}
-
-impl std::fmt::Display for ReplayToken {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let strategy = match self.strategy {
-            Strategy::Pct { depth } => format!("pct{depth}"),
-            _ => "random".to_string(),
-        };
-        write!(
-            f,
-            "{}.{}.{}.{strategy}",
-            self.seed, self.test, self.execution
-        )?;
-        match self.guide {
-            Guide::Pairs => f.write_str(".pairs"),
-            _ => Ok(()),
-        }
-    }
-}
-
-impl std::str::FromStr for ReplayToken {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        let bad = || {
-            format!("{REPLAY_ENV}={s:?} is not a replay token: use the one a report printed, e.g. `7.12.3.random`")
-        };
-        let parts: Vec<&str> = s.trim().split('.').collect();
-        let (seed, test, execution, strategy, guide) = match parts[..] {
-            [seed, test, execution, strategy] => (seed, test, execution, strategy, Guide::Random),
-            [seed, test, execution, strategy, "pairs"] => {
-                (seed, test, execution, strategy, Guide::Pairs)
-            }
-            _ => return Err(bad()),
-        };
-        let strategy = match strategy {
-            "random" => Strategy::Random,
-            p => Strategy::Pct {
-                depth: p
-                    .strip_prefix("pct")
-                    .and_then(|d| d.parse().ok())
-                    .ok_or_else(bad)?,
-            },
-        };
-        Ok(ReplayToken {
-            seed: seed.parse().map_err(|_| bad())?,
-            test: test.parse().map_err(|_| bad())?,
-            execution: execution.parse().map_err(|_| bad())?,
-            strategy,
-            guide,
-        })
-    }
-}
 
 /// Re-runs exactly the controlled execution a token names: the same seed generates the
 /// same tests, and the same schedule seed makes the same choices.

@@ -47,6 +47,7 @@ use std::time::{Duration, Instant};
 // Fast, deterministic hashing: every controlled execution is hashed.
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet, FxHasher};
 
+use crate::config::Guide;
 use crate::hooks::Recorded;
 use crate::point::{PointKind, Step, Where};
 use crate::subject::Description;
@@ -82,23 +83,6 @@ pub(crate) fn thread_methods(test: &TestCase) -> Vec<Vec<usize>> {
         .collect()
 }
 
-/// How the generator and the scheduler choose (the `guide` setting).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Guide {
-    /// Random methods (the feedback-directed generator) and random schedules.
-    #[default]
-    Random,
-    /// CovCon: the first two threads of each test start with the pair of methods run
-    /// concurrently least so far (then random calls, as random suffixes have); random
-    /// schedules.
-    Pairs,
-    /// MAPTest: the same, among the pairs that can still cover an uncovered memory-access
-    /// pattern with one call each (Algorithm 4, ranked by method-pair coverage); each
-    /// execution eagerly schedules the thread whose next step extends one of the patterns
-    /// the test can cover (Algorithm 5).
-    Map,
-}
 
 /// Executions kept for reading at the end, at most.
 const MAX_PENDING: usize = 100_000;

@@ -16,7 +16,8 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::config::Config;
 use crate::coverage::map::PatternKey;
-use crate::coverage::{Guide, Tracker};
+use crate::config::Guide;
+use crate::coverage::Tracker;
 use crate::exec::{serial_order, CallOutcome, Produced, SeqRunner};
 use crate::subject::{Description, ParamKind, Receiver};
 use crate::testcase::{Arg, Call, OpId, Out, Scope, TestCase, VarRef, VarTypes};

@@ -36,4 +36,13 @@ impl Stack {
     }
 }
 
+pub struct Heap;
+
+#[thread_safe(strategy = "pct4", depth = 2)]
+impl Heap {
+    pub fn new() -> Self {
+        Heap
+    }
+}
+
 fn main() {}

@@ -18,4 +18,13 @@ impl Cache {
     }
 }
 
+pub struct Queue;
+
+#[thread_safe(strategy = "pct0")]
+impl Queue {
+    pub fn new() -> Self {
+        Queue
+    }
+}
+
 fn main() {}

@@ -1,11 +1,15 @@
-//! Every kind of constructor, receiver, parameter and return that `#[thread_safe]` handles,
-//! and every kind of method it leaves out, in a crate that denies warnings: the expansion must
-//! add none. `tests/generated_code_is_warning_free.rs` compiles this file again with
+//! Every kind of constructor, receiver, parameter and return that `#[thread_safe]` handles
+//! (with every level of result observation: owned values compared by `PartialEq`, values
+//! observed by their `Debug` text, borrowed and `impl Trait` returns, types that cannot be
+//! compared; `nondeterministic`; `results = false`), and every kind of method it leaves out,
+//! in a crate that denies warnings: the expansion must add none. `tests/generated_code_is_warning_free.rs` compiles this file again with
 //! `cfg(test)`, so that the generated `#[test]` functions are compiled (and run) too.
 #![deny(warnings)]
 
+use std::cell::{Ref, RefCell};
 use std::collections::HashMap;
 use std::hash::Hash;
+use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -96,6 +100,30 @@ impl Registry {
     pub fn name(&self) -> &str {
         "registry"
     }
+    /// Borrows its argument: observed at the `Debug` level, where `Ref` is not comparable.
+    /// (No generator for `RefCell`: compiled, and left out at run time.)
+    pub fn peek<'a>(&self, cell: &'a RefCell<u32>) -> Ref<'a, u32> {
+        cell.borrow()
+    }
+    /// Owned, `PartialEq + Debug` but not `Send`: observed by its `Debug` text.
+    pub fn shared_count(&self) -> Rc<u64> {
+        Rc::new(self.hits.load(Ordering::SeqCst))
+    }
+    /// Owned, `PartialEq + Debug` but not `Clone`: observed by its `Debug` text.
+    pub fn tally(&self) -> Tally {
+        Tally(self.hits.load(Ordering::SeqCst))
+    }
+    /// Owned and not `PartialEq`: not comparable.
+    pub fn counter(&self) -> Arc<Mutex<u64>> {
+        Arc::new(Mutex::new(self.hits.load(Ordering::SeqCst)))
+    }
+    /// Depends on the clock: its results are never compared.
+    #[thread_safe(nondeterministic)]
+    pub fn stamp(&self) -> u128 {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos())
+    }
     pub(crate) fn len(&self) -> usize {
         self.count_entries()
     }
@@ -163,12 +191,22 @@ impl Registry {
     }
 }
 
+/// A count, comparable and printable but not `Clone`.
+#[derive(Debug, PartialEq)]
+pub struct Tally(pub u64);
+
 /// A generic cache, checked as `Cache<String, u32>`.
 pub struct Cache<K, V> {
     map: Mutex<HashMap<K, V>>,
 }
 
-#[thread_safe(instantiate = "Cache<String, u32>", budget = "100ms")]
+#[thread_safe(
+    instantiate = "Cache<String, u32>",
+    budget = "100ms",
+    seed = "random",
+    strategy = "pct2",
+    results = false
+)]
 impl<K: Eq + Hash + Clone, V: Clone> Cache<K, V> {
     pub fn new() -> Self {
         Cache {
@@ -235,6 +273,10 @@ pub fn main() {
             "lock",
             "keys",
             "name",
+            "shared_count",
+            "tally",
+            "counter",
+            "stamp",
             "len",
             "hits",
             "detach",
@@ -264,7 +306,8 @@ pub fn main() {
         skipped(&d, "default_capacity"),
         "associated function that does not return `Self` (not a constructor)"
     );
-    assert_eq!(d.skipped().len(), 11, "{:?}", d.skipped());
+    assert!(skipped(&d, "peek").contains("no generator for argument `cell: &'a RefCell<u32>`"));
+    assert_eq!(d.skipped().len(), 12, "{:?}", d.skipped());
 
     let c = Cache::<String, u32>::describe();
     assert_eq!(c.name(), "Cache<String, u32>");
@@ -281,6 +324,13 @@ pub fn main() {
     let _ = (r.maybe_get(None), r.keys().count(), r.name(), unsafe {
         r.raw()
     });
+    let _ = (
+        *r.peek(&RefCell::new(1)),
+        r.shared_count(),
+        r.tally(),
+        r.counter(),
+        r.stamp(),
+    );
     r.add("a".to_string(), 1u8);
     r.map_all(|v| v + 1);
     r.steal(&mut Registry::new());

@@ -112,6 +112,12 @@ impl Counter {
             Err(format!("`{again}` is not a number"))
         }
     }
+    /// Where the counter lives: differs between runs, so its results are never compared.
+    #[must_use]
+    #[thread_safe(nondeterministic)]
+    pub fn address(&self) -> usize {
+        std::ptr::from_ref(self) as usize
+    }
     /// The atomic: `const fn` bodies get no statement point (it would not compile).
     #[must_use]
     pub const fn inner(&self) -> &AtomicI64 {
@@ -132,4 +138,5 @@ pub fn main() {
     let _previous = negative.add(-5);
     assert!(negative.leading_digit().is_err());
     assert_eq!(c.inner().load(Ordering::SeqCst), 1);
+    assert_ne!(c.address(), 0);
 }

@@ -1,0 +1,732 @@
+//! The grammar of [threadsafe](https://docs.rs/threadsafe-rt)'s knobs: durations, seeds, and
+//! the words of its settings.
+//!
+//! threadsafe reads its knobs in two places: the `#[thread_safe(..)]` attribute, at compile
+//! time (`budget = "2s"`, `guide = "map"`), and the `THREADSAFE_*` environment variables and
+//! the `FromStr` implementations of the runtime's settings, at run time
+//! (`THREADSAFE_BUDGET=2s`). Both parse with this crate, so a value accepted in one place is
+//! accepted in the other, with the same meaning, and rejected with the same message. The
+//! attribute puts the message at the value it rejects; the runtime prefixes the variable's
+//! name.
+//!
+//! | value | grammar | examples |
+//! |---|---|---|
+//! | duration ([`parse_duration`]) | a decimal number and a unit: `ms`, `s`, `m` or `min`; positive | `500ms`, `2s`, `1.5s`, `.5s`, `10m` |
+//! | [`Seed`] | an unsigned 64-bit integer in decimal, or `random` | `7`, `random` |
+//! | [`Executor`] | `stress` or `paper` | |
+//! | [`Schedule`] | `auto`, `controlled` or `stress` | |
+//! | [`Strategy`] | `random`, `pct`, or `pct` and a bug depth of at least 1 | `pct`, `pct2` |
+//! | [`Guide`] | `random`, `pairs` or `map` | |
+//!
+//! Whitespace around a value is ignored (an environment variable often ends with a newline);
+//! inside it, and in letter case, the grammar is strict: `2 s`, `Map` and `1_000` are errors
+//! that say what to write instead.
+//!
+//! ```
+//! use std::time::Duration;
+//! use threadsafe_knobs::{parse_duration, Guide, Seed, Strategy};
+//!
+//! assert_eq!(parse_duration("1.5s"), Ok(Duration::from_millis(1500)));
+//! assert_eq!("random".parse(), Ok(Seed::Random));
+//! assert_eq!(" map\n".parse(), Ok(Guide::Map));
+//! assert_eq!("pct2".parse(), Ok(Strategy::Pct { depth: Some(2) }));
+//!
+//! let error = "covcon".parse::<Guide>().unwrap_err();
+//! assert_eq!(
+//!     error.to_string(),
+//!     "`\"covcon\"` is not a guide: write `\"random\"` (the default), `\"pairs\"` \
+//!      (CovCon: method-pair coverage) or `\"map\"` (MAPTest: memory-access-pattern coverage)"
+//! );
+//! ```
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+/// A value that does not follow its grammar. Its text says what was written, what is wrong,
+/// and what to write instead; it does not name the knob (the caller knows which it read).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Error(String);
+
+impl Error {
+    fn new(message: impl Into<String>) -> Self {
+        Error(message.into())
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Error {}
+
+// ---------------------------------------------------------------------------------------
+// Durations.
+// ---------------------------------------------------------------------------------------
+
+/// What a duration looks like, for messages.
+pub const DURATION_FORMAT: &str = "write a number and a unit (`ms`, `s`, `m` or `min`), e.g. `\"500ms\"`, `\"2s\"`, `\"1.5s\"` or `\"10m\"`";
+
+/// Parses a duration: a decimal number (`2`, `1.5`, `.5`), then at once its unit: `ms`, `s`,
+/// or `m` / `min` for minutes. The value is exact to the nanosecond (digits beyond are
+/// dropped), positive, and at most `u64::MAX` nanoseconds (about 584 years).
+///
+/// ```
+/// use std::time::Duration;
+/// use threadsafe_knobs::parse_duration;
+///
+/// assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
+/// assert_eq!(parse_duration("1.5s"), Ok(Duration::from_millis(1500)));
+/// assert_eq!(parse_duration(".5s"), Ok(Duration::from_millis(500)));
+/// assert_eq!(parse_duration("10m"), Ok(Duration::from_secs(600)));
+/// assert_eq!(parse_duration(" 2min\n"), Ok(Duration::from_secs(120)));
+/// assert_eq!(parse_duration("0.001ms"), Ok(Duration::from_micros(1)));
+///
+/// let error = parse_duration("3h").unwrap_err();
+/// assert_eq!(
+///     error.to_string(),
+///     "unknown unit `h` in `\"3h\"`: write a number and a unit (`ms`, `s`, `m` or `min`), \
+///      e.g. `\"500ms\"`, `\"2s\"`, `\"1.5s\"` or `\"10m\"`"
+/// );
+/// assert!(parse_duration("5").unwrap_err().to_string().contains("has no unit"));
+/// assert!(parse_duration("0s").unwrap_err().to_string().contains("is zero"));
+/// ```
+pub fn parse_duration(text: &str) -> Result<Duration, Error> {
+    let s = text.trim();
+    let not_a_duration = || Error::new(format!("`{text:?}` is not a duration: {DURATION_FORMAT}"));
+    let split = s
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(s.len());
+    let (num, unit) = s.split_at(split);
+    if num.is_empty() {
+        return Err(not_a_duration());
+    }
+    let unit_nanos: u128 = match unit {
+        "ms" => 1_000_000,
+        "s" => 1_000_000_000,
+        "m" | "min" => 60_000_000_000,
+        "" => {
+            return Err(Error::new(format!(
+                "`{text:?}` has no unit: {DURATION_FORMAT}"
+            )))
+        }
+        u if u.starts_with(char::is_whitespace) => {
+            return Err(Error::new(format!(
+                "`{text:?}` has a space before its unit: {DURATION_FORMAT}"
+            )))
+        }
+        u => {
+            return Err(Error::new(format!(
+                "unknown unit `{u}` in `{text:?}`: {DURATION_FORMAT}"
+            )))
+        }
+    };
+    let (int, frac) = num.split_once('.').unwrap_or((num, ""));
+    let digits = |d: &str| d.bytes().all(|b| b.is_ascii_digit());
+    if int.is_empty() && frac.is_empty() || !digits(int) || !digits(frac) {
+        return Err(not_a_duration());
+    }
+    let too_long = || {
+        Error::new(format!(
+            "`{text:?}` is too long: a duration is at most 2^64 - 1 nanoseconds (about 584 years)"
+        ))
+    };
+    let int: u128 = if int.is_empty() {
+        0
+    } else {
+        int.parse().map_err(|_| too_long())?
+    };
+    // The fraction, to far below a nanosecond of the largest unit (further digits are dropped).
+    let frac = &frac[..frac.len().min(20)];
+    let frac_nanos = if frac.is_empty() {
+        0
+    } else {
+        let f: u128 = frac.parse().expect("at most 20 digits");
+        f * unit_nanos / 10u128.pow(frac.len() as u32)
+    };
+    let nanos = int
+        .checked_mul(unit_nanos)
+        .and_then(|n| n.checked_add(frac_nanos))
+        .and_then(|n| u64::try_from(n).ok())
+        .ok_or_else(too_long)?;
+    if nanos == 0 {
+        return Err(Error::new(format!(
+            "`{text:?}` is zero: give a positive duration, e.g. `\"500ms\"`"
+        )));
+    }
+    Ok(Duration::from_nanos(nanos))
+}
+
+// ---------------------------------------------------------------------------------------
+// Seeds.
+// ---------------------------------------------------------------------------------------
+
+/// The seed of the generator as written: a number, or `random` for a new one each run (the
+/// report prints the seed it drew, to replay it).
+///
+/// ```
+/// use threadsafe_knobs::Seed;
+///
+/// assert_eq!("7".parse(), Ok(Seed::Fixed(7)));
+/// assert_eq!("18446744073709551615".parse(), Ok(Seed::Fixed(u64::MAX)));
+/// assert_eq!("random".parse(), Ok(Seed::Random));
+/// assert_eq!(Seed::Fixed(7).to_string(), "7");
+/// assert!("-1".parse::<Seed>().is_err());
+/// assert!("0x10".parse::<Seed>().is_err());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Seed {
+    /// This seed.
+    Fixed(u64),
+    /// A seed drawn at run time.
+    Random,
+}
+
+impl FromStr for Seed {
+    type Err = Error;
+
+    fn from_str(text: &str) -> Result<Self, Error> {
+        let s = text.trim();
+        if s == "random" {
+            return Ok(Seed::Random);
+        }
+        let expected = "write an unsigned 64-bit integer, e.g. `\"7\"`, or `\"random\"`";
+        if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(Error::new(format!("`{text:?}` is not a seed: {expected}")));
+        }
+        s.parse().map(Seed::Fixed).map_err(|_| {
+            Error::new(format!(
+                "`{text:?}` is not a seed: it is above the largest, {}",
+                u64::MAX
+            ))
+        })
+    }
+}
+
+impl fmt::Display for Seed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Seed::Fixed(n) => write!(f, "{n}"),
+            Seed::Random => f.write_str("random"),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Settings named by a word.
+// ---------------------------------------------------------------------------------------
+
+/// A setting whose values are words: [`Executor`], [`Schedule`], [`Guide`]. `FromStr` and
+/// `Display` of each are [`Setting::parse`] and [`Setting::word`].
+///
+/// ```
+/// use threadsafe_knobs::{Executor, Setting};
+///
+/// assert_eq!(Executor::ALL, [Executor::Stress, Executor::Paper]);
+/// assert_eq!(Executor::Paper.word(), "paper");
+/// assert_eq!(Executor::expected(), "`\"stress\"` (the default) or `\"paper\"`");
+/// ```
+pub trait Setting: Copy + Sized + 'static {
+    /// What a value is, with its article, for messages: `an executor`.
+    const WHAT: &'static str;
+    /// Every value, the default first.
+    const ALL: &'static [Self];
+
+    /// The value's word.
+    fn word(self) -> &'static str;
+
+    /// A short gloss shown after the word in [`Setting::expected`], if any.
+    fn gloss(self) -> Option<&'static str> {
+        None
+    }
+
+    /// The valid values for a message: `` `"stress"` (the default) or `"paper"` ``.
+    fn expected() -> String {
+        let items: Vec<String> = Self::ALL
+            .iter()
+            .enumerate()
+            .map(|(i, v)| {
+                let note = match (i, v.gloss()) {
+                    (0, Some(g)) => format!(" (the default; {g})"),
+                    (0, None) => " (the default)".to_string(),
+                    (_, Some(g)) => format!(" ({g})"),
+                    (_, None) => String::new(),
+                };
+                format!("`\"{}\"`{note}", v.word())
+            })
+            .collect();
+        match items.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+            _ => items.concat(),
+        }
+    }
+
+    /// The value `text` names (surrounding whitespace ignored), or an error that lists the
+    /// valid ones.
+    fn parse(text: &str) -> Result<Self, Error> {
+        let s = text.trim();
+        Self::ALL
+            .iter()
+            .copied()
+            .find(|v| v.word() == s)
+            .ok_or_else(|| {
+                Error::new(format!(
+                    "`{text:?}` is not {}: write {}",
+                    Self::WHAT,
+                    Self::expected()
+                ))
+            })
+    }
+}
+
+macro_rules! word_setting {
+    ($ty:ident) => {
+        impl FromStr for $ty {
+            type Err = Error;
+
+            fn from_str(text: &str) -> Result<Self, Error> {
+                <$ty as Setting>::parse(text)
+            }
+        }
+
+        impl fmt::Display for $ty {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.word())
+            }
+        }
+    };
+}
+
+/// How the suffixes of a test run concurrently when they run free: `stress` (the default)
+/// or `paper`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Executor {
+    /// `stress`
+    Stress,
+    /// `paper`
+    Paper,
+}
+
+impl Setting for Executor {
+    const WHAT: &'static str = "an executor";
+    const ALL: &'static [Self] = &[Executor::Stress, Executor::Paper];
+
+    fn word(self) -> &'static str {
+        match self {
+            Executor::Stress => "stress",
+            Executor::Paper => "paper",
+        }
+    }
+}
+
+word_setting!(Executor);
+
+/// How the threads of an execution are scheduled: `auto` (the default), `controlled` or
+/// `stress`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Schedule {
+    /// `auto`
+    Auto,
+    /// `controlled`
+    Controlled,
+    /// `stress`
+    Stress,
+}
+
+impl Setting for Schedule {
+    const WHAT: &'static str = "a schedule";
+    const ALL: &'static [Self] = &[Schedule::Auto, Schedule::Controlled, Schedule::Stress];
+
+    fn word(self) -> &'static str {
+        match self {
+            Schedule::Auto => "auto",
+            Schedule::Controlled => "controlled",
+            Schedule::Stress => "stress",
+        }
+    }
+}
+
+word_setting!(Schedule);
+
+/// How tests and controlled schedules are chosen: `random` (the default), `pairs` or `map`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Guide {
+    /// `random`
+    Random,
+    /// `pairs`: CovCon's method-pair coverage.
+    Pairs,
+    /// `map`: MAPTest's memory-access-pattern coverage.
+    Map,
+}
+
+impl Setting for Guide {
+    const WHAT: &'static str = "a guide";
+    const ALL: &'static [Self] = &[Guide::Random, Guide::Pairs, Guide::Map];
+
+    fn word(self) -> &'static str {
+        match self {
+            Guide::Random => "random",
+            Guide::Pairs => "pairs",
+            Guide::Map => "map",
+        }
+    }
+
+    fn gloss(self) -> Option<&'static str> {
+        match self {
+            Guide::Random => None,
+            Guide::Pairs => Some("CovCon: method-pair coverage"),
+            Guide::Map => Some("MAPTest: memory-access-pattern coverage"),
+        }
+    }
+}
+
+word_setting!(Guide);
+
+// ---------------------------------------------------------------------------------------
+// The strategy: a word and, for PCT, a depth.
+// ---------------------------------------------------------------------------------------
+
+/// The bug depth of PCT when none is written.
+pub const DEFAULT_PCT_DEPTH: usize = 3;
+
+/// Who runs next in a controlled execution, as written: `random` (the default), `pct` (PCT
+/// for bugs of depth [`DEFAULT_PCT_DEPTH`]), or `pct` and a depth of at least 1 (`pct2`).
+///
+/// ```
+/// use threadsafe_knobs::Strategy;
+///
+/// assert_eq!("random".parse(), Ok(Strategy::Random));
+/// assert_eq!("pct".parse(), Ok(Strategy::Pct { depth: None }));
+/// assert_eq!("pct2".parse(), Ok(Strategy::Pct { depth: Some(2) }));
+/// assert_eq!(Strategy::Pct { depth: None }.depth(), Some(3));
+/// assert_eq!(Strategy::Pct { depth: Some(2) }.to_string(), "pct2");
+/// assert!("pct0".parse::<Strategy>().unwrap_err().to_string().contains("at least 1"));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Strategy {
+    /// `random`
+    Random,
+    /// `pct`, or `pct` and the depth (`pct2`).
+    Pct {
+        /// The depth if written (at least 1).
+        depth: Option<usize>,
+    },
+}
+
+impl Strategy {
+    /// The valid values for a message.
+    pub const EXPECTED: &'static str = "`\"random\"` (the default), `\"pct\"` (bug depth 3) or `\"pct\"` and a bug depth of at least 1, e.g. `\"pct2\"`";
+
+    /// The bug depth PCT aims at (the written one, or [`DEFAULT_PCT_DEPTH`]); `None` for
+    /// `random`.
+    pub fn depth(self) -> Option<usize> {
+        match self {
+            Strategy::Random => None,
+            Strategy::Pct { depth } => Some(depth.unwrap_or(DEFAULT_PCT_DEPTH)),
+        }
+    }
+}
+
+impl FromStr for Strategy {
+    type Err = Error;
+
+    fn from_str(text: &str) -> Result<Self, Error> {
+        let s = text.trim();
+        if s == "random" {
+            return Ok(Strategy::Random);
+        }
+        let not_a_strategy = || {
+            Error::new(format!(
+                "`{text:?}` is not a strategy: write {}",
+                Strategy::EXPECTED
+            ))
+        };
+        let digits = s.strip_prefix("pct").ok_or_else(not_a_strategy)?;
+        if digits.is_empty() {
+            return Ok(Strategy::Pct { depth: None });
+        }
+        if !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(not_a_strategy());
+        }
+        match digits.parse::<usize>() {
+            Ok(0) => Err(Error::new(format!(
+                "`{text:?}`: the bug depth of PCT is at least 1, e.g. `\"pct2\"`"
+            ))),
+            Ok(depth) => Ok(Strategy::Pct { depth: Some(depth) }),
+            Err(_) => Err(Error::new(format!(
+                "`{text:?}`: the bug depth is too large; PCT aims at small depths, e.g. `\"pct2\"`"
+            ))),
+        }
+    }
+}
+
+impl fmt::Display for Strategy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Strategy::Random => f.write_str("random"),
+            Strategy::Pct { depth: None } => f.write_str("pct"),
+            Strategy::Pct { depth: Some(d) } => write!(f, "pct{d}"),
+        }
+    }
+}
+
+/// Inputs on both sides of each grammar. The tests of threadsafe-derive and threadsafe-rt
+/// run each one through their own front end (the attribute; the environment variables and
+/// `FromStr`) and compare with this crate's parsers, to show that the two accept exactly
+/// the same inputs. Not an API.
+#[doc(hidden)]
+pub mod samples {
+    /// Durations, good and bad.
+    pub const DURATIONS: &[&str] = &[
+        "500ms",
+        "2s",
+        "1.5s",
+        ".5s",
+        "2.s",
+        "10m",
+        "2min",
+        "0.001ms",
+        "0.0000000001s",
+        " 30s\n",
+        "1.123456789123s",
+        "18446744073s",
+        "18446744074s",
+        "99999999999999999999m",
+        "",
+        " ",
+        "5",
+        "s",
+        ".s",
+        "3h",
+        "5 s",
+        "fast",
+        "0s",
+        "0ms",
+        "-1s",
+        "+1s",
+        "1e3s",
+        "1.2.3s",
+        "1_000ms",
+        "2S",
+        "inf",
+    ];
+
+    /// Seeds, good and bad.
+    pub const SEEDS: &[&str] = &[
+        "0",
+        "7",
+        " 42\n",
+        "18446744073709551615",
+        "18446744073709551616",
+        "random",
+        " random ",
+        "Random",
+        "",
+        "-1",
+        "+7",
+        "0x10",
+        "1_000",
+        "7.0",
+        "seven",
+    ];
+
+    /// Words of the settings, good and bad for each: every setting is tried with all.
+    pub const WORDS: &[&str] = &[
+        "stress",
+        "paper",
+        "auto",
+        "controlled",
+        "random",
+        "pairs",
+        "map",
+        "pct",
+        "pct1",
+        "pct2",
+        "pct10",
+        " map\n",
+        "pct0",
+        "pct-1",
+        "pct 2",
+        "pct2x",
+        "pct99999999999999999999999",
+        "Map",
+        "STRESS",
+        "",
+        "fast",
+        "covcon",
+        "controled",
+        "dfs",
+    ];
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(r: Result<impl fmt::Debug, Error>) -> String {
+        r.unwrap_err().to_string()
+    }
+
+    #[test]
+    fn durations() {
+        let ok = |s: &str, nanos: u64| {
+            assert_eq!(parse_duration(s), Ok(Duration::from_nanos(nanos)), "{s:?}")
+        };
+        ok("500ms", 500_000_000);
+        ok("2s", 2_000_000_000);
+        ok("1.5s", 1_500_000_000);
+        ok(".5s", 500_000_000);
+        ok("2.s", 2_000_000_000);
+        ok("10m", 600_000_000_000);
+        ok("2min", 120_000_000_000);
+        ok("0.001ms", 1_000);
+        ok(" 30s\n", 30_000_000_000);
+        ok("1.123456789123s", 1_123_456_789);
+        ok("0.0000000001m", 6);
+        ok("18446744073s", 18_446_744_073_000_000_000);
+        ok("18446744073.709551615s", u64::MAX);
+
+        assert_eq!(
+            err(parse_duration("5")),
+            format!("`\"5\"` has no unit: {DURATION_FORMAT}")
+        );
+        assert_eq!(
+            err(parse_duration("3h")),
+            format!("unknown unit `h` in `\"3h\"`: {DURATION_FORMAT}")
+        );
+        assert_eq!(
+            err(parse_duration("5 s")),
+            format!("`\"5 s\"` has a space before its unit: {DURATION_FORMAT}")
+        );
+        for bad in ["", " ", "s", ".s", "fast", "-1s", "+1s", "1.2.3s", "inf"] {
+            assert_eq!(
+                err(parse_duration(bad)),
+                format!("`{bad:?}` is not a duration: {DURATION_FORMAT}"),
+                "{bad:?}"
+            );
+        }
+        for unknown in ["1e3s", "1_000ms", "2S"] {
+            assert!(
+                err(parse_duration(unknown)).starts_with("unknown unit"),
+                "{unknown:?}"
+            );
+        }
+        for zero in ["0s", "0ms", "0.0000000001s", "0.m"] {
+            assert_eq!(
+                err(parse_duration(zero)),
+                format!("`{zero:?}` is zero: give a positive duration, e.g. `\"500ms\"`")
+            );
+        }
+        for long in [
+            "18446744074s",
+            "18446744073.709551616s",
+            "99999999999999999999m",
+        ] {
+            assert!(
+                err(parse_duration(long)).contains("is too long"),
+                "{long:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn seeds() {
+        assert_eq!("0".parse(), Ok(Seed::Fixed(0)));
+        assert_eq!(" 42\n".parse(), Ok(Seed::Fixed(42)));
+        assert_eq!(" random ".parse(), Ok(Seed::Random));
+        for bad in ["", "-1", "+7", "0x10", "1_000", "7.0", "Random", "seven"] {
+            assert_eq!(
+                err(bad.parse::<Seed>()),
+                format!("`{bad:?}` is not a seed: write an unsigned 64-bit integer, e.g. `\"7\"`, or `\"random\"`")
+            );
+        }
+        assert_eq!(
+            err("18446744073709551616".parse::<Seed>()),
+            "`\"18446744073709551616\"` is not a seed: it is above the largest, 18446744073709551615"
+        );
+        for seed in [Seed::Fixed(0), Seed::Fixed(u64::MAX), Seed::Random] {
+            assert_eq!(seed.to_string().parse(), Ok(seed));
+        }
+    }
+
+    fn round_trip<S: Setting + FromStr<Err = Error> + fmt::Display + PartialEq + fmt::Debug>() {
+        for &v in S::ALL {
+            assert_eq!(v.to_string().parse::<S>(), Ok(v));
+            assert_eq!(S::parse(&format!(" {v}\n")), Ok(v));
+        }
+    }
+
+    #[test]
+    fn words() {
+        round_trip::<Executor>();
+        round_trip::<Schedule>();
+        round_trip::<Guide>();
+        assert_eq!(
+            err("fast".parse::<Executor>()),
+            "`\"fast\"` is not an executor: write `\"stress\"` (the default) or `\"paper\"`"
+        );
+        assert_eq!(
+            err("controled".parse::<Schedule>()),
+            "`\"controled\"` is not a schedule: write `\"auto\"` (the default), `\"controlled\"` or `\"stress\"`"
+        );
+        assert_eq!(
+            err("Map".parse::<Guide>()),
+            "`\"Map\"` is not a guide: write `\"random\"` (the default), `\"pairs\"` (CovCon: method-pair coverage) or `\"map\"` (MAPTest: memory-access-pattern coverage)"
+        );
+    }
+
+    #[test]
+    fn strategies() {
+        for (text, want) in [
+            ("random", Strategy::Random),
+            ("pct", Strategy::Pct { depth: None }),
+            ("pct1", Strategy::Pct { depth: Some(1) }),
+            (" pct10\n", Strategy::Pct { depth: Some(10) }),
+        ] {
+            assert_eq!(text.parse(), Ok(want), "{text:?}");
+            assert_eq!(want.to_string().parse(), Ok(want));
+        }
+        for bad in ["", "dfs", "Random", "pct-1", "pct 2", "pct2x", "pct:2"] {
+            assert_eq!(
+                err(bad.parse::<Strategy>()),
+                format!("`{bad:?}` is not a strategy: write {}", Strategy::EXPECTED)
+            );
+        }
+        assert_eq!(
+            err("pct0".parse::<Strategy>()),
+            "`\"pct0\"`: the bug depth of PCT is at least 1, e.g. `\"pct2\"`"
+        );
+        assert!(err("pct99999999999999999999999".parse::<Strategy>()).contains("too large"));
+        assert!(Strategy::EXPECTED.contains(&format!("(bug depth {DEFAULT_PCT_DEPTH})")));
+        assert_eq!(Strategy::Random.depth(), None);
+        assert_eq!(Strategy::Pct { depth: Some(5) }.depth(), Some(5));
+        assert_eq!(
+            Strategy::Pct { depth: None }.depth(),
+            Some(DEFAULT_PCT_DEPTH)
+        );
+    }
+
+    /// Every sample is decided, and the good ones print back to an equal value.
+    #[test]
+    fn samples_cover_both_sides() {
+        let durations: Vec<bool> = samples::DURATIONS
+            .iter()
+            .map(|s| parse_duration(s).is_ok())
+            .collect();
+        assert!(durations.contains(&true) && durations.contains(&false));
+        let seeds: Vec<bool> = samples::SEEDS
+            .iter()
+            .map(|s| s.parse::<Seed>().is_ok())
+            .collect();
+        assert!(seeds.contains(&true) && seeds.contains(&false));
+        for word in samples::WORDS {
+            if let Ok(s) = word.parse::<Strategy>() {
+                assert_eq!(s.to_string().parse(), Ok(s));
+            }
+        }
+    }
+}

@@ -1,0 +1,284 @@
+//! Result observation: what a call's return value comes to for the oracle that compares
+//! results with those of the linearizations.
+//!
+//! Which form a return type gets is decided at compile time by autoref specialization, as the
+//! argument probes of [`subject`](crate::subject) are, so that no return type fails to
+//! compile. After each call the expansion writes
+//! `(&&&Observe::new(&r)).observe(frame)` for an owned value and
+//! `(&&Observe::new(&r)).observe(frame)` for one that may borrow, which picks
+//! - [`ObserveValue`] (`&&Observe<R>`) when `R: PartialEq + Debug + Clone + Send + Sync +
+//!   'static`: a clone of the value, compared with `PartialEq`;
+//! - else [`ObserveDebug`] (`&Observe<R>`) when `R: PartialEq + Debug`: its `Debug` text;
+//! - else [`ObserveNothing`] (`Observe<R>`): not comparable.
+//!
+//! The value level is never considered for a value that may borrow: lifetimes take no part in
+//! trait selection, so `R: 'static` would be selected for `&'a str` and fail the borrow check
+//! instead of falling through. Starting two references down skips it.
+//!
+//! A probe does nothing unless the frame asks for observations (`Frame::observe`): a check
+//! that does not compare results pays one branch per call.
+
+use std::any::Any;
+use std::fmt::{self, Debug};
+use std::sync::Arc;
+
+use crate::subject::Frame;
+
+/// A value of any type, as observed.
+type Erased = dyn Any + Send + Sync;
+
+/// A call's return value as the oracle compares it.
+#[derive(Clone)]
+pub(crate) struct Observed(Repr);
+
+#[derive(Clone)]
+enum Repr {
+    /// `R: PartialEq + Debug + Clone + Send + Sync + 'static`: the value itself, compared with
+    /// `PartialEq`; its `Debug` text is made only when needed (report, or as a fallback).
+    Value {
+        value: Arc<Erased>,
+        eq: fn(&Erased, &Erased) -> bool,
+        debug: fn(&Erased) -> String,
+    },
+    /// `R: PartialEq + Debug` only (it borrows, or is not `Clone`): its `Debug` text, made at
+    /// once.
+    Debug(String),
+}
+
+// Read by the results oracle, which is the next step; until then only the tests compare.
+#[allow(dead_code)]
+impl Observed {
+    fn value<R: PartialEq + Debug + Send + Sync + 'static>(value: R) -> Self {
+        Observed(Repr::Value {
+            value: Arc::new(value),
+            eq: |a, b| match (a.downcast_ref::<R>(), b.downcast_ref::<R>()) {
+                (Some(a), Some(b)) => a == b,
+                _ => false,
+            },
+            debug: |v| match v.downcast_ref::<R>() {
+                Some(v) => format!("{v:?}"),
+                None => "<?>".to_string(),
+            },
+        })
+    }
+
+    /// Equal under `PartialEq`, or with equal `Debug` text (either one: `NaN` is `NaN` by
+    /// `Debug`; a `HashSet` whose `Debug` order differs is equal as a set). Conservative on
+    /// purpose: a false "different" would be a false positive.
+    pub(crate) fn same(&self, other: &Observed) -> bool {
+        if let (Repr::Value { value: a, eq, .. }, Repr::Value { value: b, .. }) =
+            (&self.0, &other.0)
+        {
+            if eq(&**a, &**b) {
+                return true;
+            }
+        }
+        self.debug() == other.debug()
+    }
+
+    /// The value's `Debug` text, for the report.
+    pub(crate) fn debug(&self) -> String {
+        match &self.0 {
+            Repr::Value { value, debug, .. } => debug(&**value),
+            Repr::Debug(text) => text.clone(),
+        }
+    }
+}
+
+impl Debug for Observed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.debug())
+    }
+}
+
+/// What a call's return value came to.
+#[derive(Clone, Debug)]
+// Read by the results oracle, the next step.
+#[allow(dead_code)]
+pub(crate) enum Observation {
+    /// A value the oracle can compare.
+    Value(Observed),
+    /// The return type is not `PartialEq + Debug`: the call's result is not compared.
+    NotComparable,
+}
+
+// ---------------------------------------------------------------------------------------
+// The probe.
+// ---------------------------------------------------------------------------------------
+
+/// A call's return value, borrowed while `(&&&Observe::new(&r)).observe(frame)` records it.
+#[doc(hidden)]
+pub struct Observe<'r, R: ?Sized>(&'r R);
+
+impl<'r, R: ?Sized> Observe<'r, R> {
+    #[doc(hidden)]
+    pub fn new(r: &'r R) -> Self {
+        Observe(r)
+    }
+}
+
+/// The value itself, compared with `PartialEq`.
+#[doc(hidden)]
+pub trait ObserveValue {
+    fn observe<T>(&self, frame: &mut Frame<'_, T>);
+}
+impl<R: PartialEq + Debug + Clone + Send + Sync + 'static> ObserveValue for &&Observe<'_, R> {
+    #[inline]
+    fn observe<T>(&self, frame: &mut Frame<'_, T>) {
+        if frame.observe {
+            let value = R::clone(self.0);
+            frame.observed = Some(Observation::Value(Observed::value(value)));
+        }
+    }
+}
+
+/// The value's `Debug` text.
+#[doc(hidden)]
+pub trait ObserveDebug {
+    fn observe<T>(&self, frame: &mut Frame<'_, T>);
+}
+impl<R: PartialEq + Debug + ?Sized> ObserveDebug for &Observe<'_, R> {
+    #[inline]
+    fn observe<T>(&self, frame: &mut Frame<'_, T>) {
+        if frame.observe {
+            let text = format!("{:?}", self.0);
+            frame.observed = Some(Observation::Value(Observed(Repr::Debug(text))));
+        }
+    }
+}
+
+/// Not comparable.
+#[doc(hidden)]
+pub trait ObserveNothing {
+    fn observe<T>(&self, frame: &mut Frame<'_, T>);
+}
+impl<R: ?Sized> ObserveNothing for Observe<'_, R> {
+    #[inline]
+    fn observe<T>(&self, frame: &mut Frame<'_, T>) {
+        if frame.observe {
+            frame.observed = Some(Observation::NotComparable);
+        }
+    }
+}
+
+#[cfg(test)]
+// The references in front of the probes pick the level: none is needless.
+#[allow(clippy::needless_borrow)]
+mod tests {
+    use std::collections::HashSet;
+
+    use super::*;
+
+    /// A frame that asks for observations (or not), with no receiver and no arguments.
+    fn frame(observe: bool) -> Frame<'static, ()> {
+        let mut f = Frame::new(None, Vec::new());
+        f.observe = observe;
+        f
+    }
+
+    /// What the expansion's probe for an owned value records (a macro: the probe chooses by
+    /// the concrete type, which a generic function would hide).
+    macro_rules! owned {
+        ($r:expr) => {{
+            #[allow(unused_imports)]
+            use super::{ObserveDebug as _, ObserveNothing as _, ObserveValue as _};
+            let r = $r;
+            let mut f = frame(true);
+            (&&&Observe::new(&r)).observe(&mut f);
+            f.observed
+        }};
+    }
+
+    fn value(o: Option<Observation>) -> Observed {
+        match o {
+            Some(Observation::Value(v)) => v,
+            other => panic!("not a value: {other:?}"),
+        }
+    }
+
+    fn is_value_level(o: &Observed) -> bool {
+        matches!(o.0, Repr::Value { .. })
+    }
+
+    struct NoEq(#[allow(dead_code)] u32);
+
+    #[derive(Debug, PartialEq)]
+    struct NotClone(u32);
+
+    #[test]
+    fn owned_values_are_compared_with_partial_eq() {
+        let a = value(owned!(7u32));
+        assert!(is_value_level(&a));
+        assert!(a.same(&value(owned!(7u32))));
+        assert!(!a.same(&value(owned!(8u32))));
+        assert_eq!(a.debug(), "7");
+
+        let v = |xs: &[&str]| value(owned!(xs.iter().map(|s| s.to_string()).collect::<Vec<_>>()));
+        let ab = v(&["a", "b"]);
+        assert!(is_value_level(&ab));
+        assert!(ab.same(&v(&["a", "b"])));
+        assert!(!ab.same(&v(&["b", "a"])));
+        assert_eq!(ab.debug(), r#"["a", "b"]"#);
+    }
+
+    #[test]
+    fn a_type_without_partial_eq_is_not_comparable() {
+        assert!(matches!(owned!(NoEq(1)), Some(Observation::NotComparable)));
+    }
+
+    #[test]
+    fn partial_eq_and_debug_without_clone_is_observed_by_debug() {
+        let a = value(owned!(NotClone(1)));
+        assert!(!is_value_level(&a));
+        assert!(a.same(&value(owned!(NotClone(1)))));
+        assert!(!a.same(&value(owned!(NotClone(2)))));
+        assert_eq!(a.debug(), "NotClone(1)");
+    }
+
+    #[test]
+    fn a_borrowed_str_is_observed_by_debug() {
+        // All three in scope, as in the expansion: were the value level considered, the
+        // `'static` bound on a `&str` borrowed from a local would not compile.
+        #[allow(unused_imports)]
+        use super::{ObserveDebug as _, ObserveNothing as _, ObserveValue as _};
+        let owner = String::from("borrowed");
+        let s: &str = &owner;
+        let mut f = frame(true);
+        // The form the expansion writes for a value that may borrow.
+        (&&Observe::new(&s)).observe(&mut f);
+        let o = value(f.observed);
+        assert!(!is_value_level(&o));
+        assert_eq!(o.debug(), r#""borrowed""#);
+    }
+
+    #[test]
+    fn nan_is_the_same_as_itself() {
+        let nan = value(owned!(f64::NAN));
+        assert!(nan.same(&value(owned!(f64::NAN))));
+        assert!(!nan.same(&value(owned!(1.0f64))));
+    }
+
+    #[test]
+    fn sets_equal_as_sets_are_the_same_whatever_their_debug_order() {
+        // Two sets with the same elements, built until their iteration orders differ.
+        let a: HashSet<u32> = (0..64).collect();
+        let b = (0..100)
+            .map(|_| (0..64).rev().collect::<HashSet<u32>>())
+            .find(|b| format!("{b:?}") != format!("{a:?}"))
+            .expect("two hash sets with different orders");
+        let (oa, ob) = (value(owned!(a)), value(owned!(b)));
+        assert_ne!(oa.debug(), ob.debug());
+        assert!(oa.same(&ob));
+    }
+
+    #[test]
+    fn nothing_is_observed_when_the_frame_does_not_ask() {
+        use super::{ObserveDebug as _, ObserveNothing as _, ObserveValue as _};
+        let mut f = frame(false);
+        (&&&Observe::new(&7u32)).observe(&mut f);
+        (&&&Observe::new(&NotClone(1))).observe(&mut f);
+        (&&&Observe::new(&NoEq(1))).observe(&mut f);
+        (&&Observe::new(&"s")).observe(&mut f);
+        assert!(f.observed.is_none());
+    }
+}
