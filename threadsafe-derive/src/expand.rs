@@ -201,7 +201,7 @@ fn op_expr(ident: &Ident, op: &Op, m: &Impl<'_>, private: &TokenStream) -> Token
                         #pname,
                         #pty,
                         #private::Pass::#pass,
-                        (&&&#private::Probe::<#owned>::new()).strategy(),
+                        (&&&#private::Probe::<#owned>::new()).maker(),
                         (&&#private::Probe::<#owned>::new()).cloner(),
                     )
                 }

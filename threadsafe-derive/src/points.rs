@@ -1,7 +1,9 @@
 //! Statement points: in test builds, a call of the runtime's scheduling hook before every
 //! statement (and before the tail expression) of the annotated methods' bodies, so that the
 //! controlled scheduler can switch threads between any two statements of plain std code, and
-//! a stress run can perturb timing there (DESIGN.md §4).
+//! a stress run can perturb timing there. They stand where the papers instrument: MAPTest
+//! puts a scheduling point before every shared access, and Vainer & Yehudai put gates at
+//! breakpoints, without editing the code under test.
 //!
 //! Each point is one statement, compiled only with `cfg(test)` (with `statement_points =
 //! "always"`, without the `cfg`; with `false`, there is none):

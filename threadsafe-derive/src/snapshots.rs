@@ -55,7 +55,7 @@ fn snapshot(name: &str, args: TokenStream, item: TokenStream) {
     }
 }
 
-/// The `Registry` of DESIGN.md §3, with every kind of constructor, receiver, parameter and
+/// A `Registry` as a user would write it (the README's example, grown), with every kind of constructor, receiver, parameter and
 /// return, and every reason to leave a method out.
 #[test]
 fn registry() {

@@ -160,7 +160,6 @@
 
 mod check;
 mod config;
-mod construct;
 mod coverage;
 mod exclusive;
 mod exec;
@@ -168,7 +167,6 @@ pub mod gates;
 mod generate;
 mod hooks;
 mod lock;
-mod observe;
 mod oracle;
 mod os;
 mod panics;
@@ -280,10 +278,10 @@ pub mod __private {
     pub fn statement(p: &'static StatementPoint) {
         crate::hooks::statement(p);
     }
-    pub use crate::observe::{Observe, ObserveDebug, ObserveNothing, ObserveValue};
     pub use crate::subject::{
-        CloneNo, CloneYes, Description, Frame, InstancePass, Op, Param, Pass, Probe, Receiver,
-        Stash, StashDrop, StashKeep, Unavailable, ViaGenerate, ViaNothing, ViaSubject,
+        CloneNo, CloneYes, Description, Frame, InstancePass, Observe, ObserveDebug, ObserveNothing,
+        ObserveValue, Op, Param, Pass, Probe, Receiver, Stash, StashDrop, StashKeep, Unavailable,
+        ViaGenerate, ViaNothing, ViaSubject,
     };
 }
 

@@ -59,7 +59,7 @@ macro_rules! describe {
                             "v",
                             "u8",
                             Pass::Owned,
-                            (&&&Probe::<u8>::new()).strategy(),
+                            (&&&Probe::<u8>::new()).maker(),
                             (&&Probe::<u8>::new()).cloner(),
                         )],
                         |f| {
@@ -246,7 +246,7 @@ impl Subject for PointedStack {
                     "v",
                     "u8",
                     Pass::Owned,
-                    (&&&Probe::<u8>::new()).strategy(),
+                    (&&&Probe::<u8>::new()).maker(),
                     (&&Probe::<u8>::new()).cloner(),
                 )],
                 |f| {

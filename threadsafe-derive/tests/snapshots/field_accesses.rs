@@ -245,7 +245,7 @@ const _: () = {
                                 "u64",
                                 ::threadsafe_rt::__private::Pass::Owned,
                                 (&&&::threadsafe_rt::__private::Probe::<u64>::new())
-                                    .strategy(),
+                                    .maker(),
                                 (&&::threadsafe_rt::__private::Probe::<u64>::new()).cloner(),
                             ),
                         ]),

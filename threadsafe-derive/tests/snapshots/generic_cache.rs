@@ -133,7 +133,7 @@ const _: () = {
                                     "&String",
                                     ::my_threadsafe::__private::Pass::Ref,
                                     (&&&::my_threadsafe::__private::Probe::<String>::new())
-                                        .strategy(),
+                                        .maker(),
                                     (&&::my_threadsafe::__private::Probe::<String>::new())
                                         .cloner(),
                                 ),
@@ -163,7 +163,7 @@ const _: () = {
                                     "String",
                                     ::my_threadsafe::__private::Pass::Owned,
                                     (&&&::my_threadsafe::__private::Probe::<String>::new())
-                                        .strategy(),
+                                        .maker(),
                                     (&&::my_threadsafe::__private::Probe::<String>::new())
                                         .cloner(),
                                 ),
@@ -174,7 +174,7 @@ const _: () = {
                                     "u32",
                                     ::my_threadsafe::__private::Pass::Owned,
                                     (&&&::my_threadsafe::__private::Probe::<u32>::new())
-                                        .strategy(),
+                                        .maker(),
                                     (&&::my_threadsafe::__private::Probe::<u32>::new()).cloner(),
                                 ),
                             ]),

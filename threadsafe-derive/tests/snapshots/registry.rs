@@ -304,7 +304,7 @@ const _: () = {
                                 "usize",
                                 ::threadsafe_rt::__private::Pass::Owned,
                                 (&&&::threadsafe_rt::__private::Probe::<usize>::new())
-                                    .strategy(),
+                                    .maker(),
                                 (&&::threadsafe_rt::__private::Probe::<usize>::new())
                                     .cloner(),
                             ),
@@ -330,7 +330,7 @@ const _: () = {
                                 (&&&::threadsafe_rt::__private::Probe::<
                                     ::std::string::String,
                                 >::new())
-                                    .strategy(),
+                                    .maker(),
                                 (&&::threadsafe_rt::__private::Probe::<
                                     ::std::string::String,
                                 >::new())
@@ -365,7 +365,7 @@ const _: () = {
                                     "String",
                                     ::threadsafe_rt::__private::Pass::Owned,
                                     (&&&::threadsafe_rt::__private::Probe::<String>::new())
-                                        .strategy(),
+                                        .maker(),
                                     (&&::threadsafe_rt::__private::Probe::<String>::new())
                                         .cloner(),
                                 ),
@@ -376,7 +376,7 @@ const _: () = {
                                     "u32",
                                     ::threadsafe_rt::__private::Pass::Owned,
                                     (&&&::threadsafe_rt::__private::Probe::<u32>::new())
-                                        .strategy(),
+                                        .maker(),
                                     (&&::threadsafe_rt::__private::Probe::<u32>::new()).cloner(),
                                 ),
                             ]),
@@ -408,7 +408,7 @@ const _: () = {
                                     (&&&::threadsafe_rt::__private::Probe::<
                                         ::std::string::String,
                                     >::new())
-                                        .strategy(),
+                                        .maker(),
                                     (&&::threadsafe_rt::__private::Probe::<
                                         ::std::string::String,
                                     >::new())
@@ -442,7 +442,7 @@ const _: () = {
                                 (&&&::threadsafe_rt::__private::Probe::<
                                     ::std::vec::Vec<String>,
                                 >::new())
-                                    .strategy(),
+                                    .maker(),
                                 (&&::threadsafe_rt::__private::Probe::<
                                     ::std::vec::Vec<String>,
                                 >::new())
@@ -455,7 +455,7 @@ const _: () = {
                                 "&mut Vec<u32>",
                                 ::threadsafe_rt::__private::Pass::RefMut,
                                 (&&&::threadsafe_rt::__private::Probe::<Vec<u32>>::new())
-                                    .strategy(),
+                                    .maker(),
                                 (&&::threadsafe_rt::__private::Probe::<Vec<u32>>::new())
                                     .cloner(),
                             ),
@@ -622,7 +622,7 @@ const _: () = {
                                     (&&&::threadsafe_rt::__private::Probe::<
                                         ::std::path::PathBuf,
                                     >::new())
-                                        .strategy(),
+                                        .maker(),
                                     (&&::threadsafe_rt::__private::Probe::<
                                         ::std::path::PathBuf,
                                     >::new())

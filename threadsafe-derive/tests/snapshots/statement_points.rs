@@ -295,7 +295,7 @@ const _: () = {
                                     "usize",
                                     ::threadsafe_rt::__private::Pass::Owned,
                                     (&&&::threadsafe_rt::__private::Probe::<usize>::new())
-                                        .strategy(),
+                                        .maker(),
                                     (&&::threadsafe_rt::__private::Probe::<usize>::new())
                                         .cloner(),
                                 ),

@@ -5,10 +5,10 @@
 use std::time::{Duration, Instant};
 
 use crate::config::Config;
-use crate::construct::description;
 use crate::exec::SeqRunner;
 use crate::generate::Rounds;
 use crate::report::{render_body, Report, Verdict};
+use crate::subject::description;
 use crate::subject::{Description, Subject};
 
 mod control;

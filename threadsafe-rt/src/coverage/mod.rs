@@ -83,7 +83,6 @@ pub(crate) fn thread_methods(test: &TestCase) -> Vec<Vec<usize>> {
         .collect()
 }
 
-
 /// Executions kept for reading at the end, at most.
 const MAX_PENDING: usize = 100_000;
 

@@ -52,12 +52,9 @@ pub(crate) fn materialize<T>(desc: &Description<T>, call: &Call) -> FreshArgs {
         .iter()
         .zip(&op.params)
         .map(|(a, p)| match (a, &p.kind) {
-            (
-                Arg::Fresh(seed),
-                ParamKind::Value {
-                    strategy: Some(s), ..
-                },
-            ) => (s.make)(&mut Gen::from_seed(*seed)),
+            (Arg::Fresh(seed), ParamKind::Value { maker: Some(s), .. }) => {
+                (s.make)(&mut Gen::from_seed(*seed))
+            }
             _ => None,
         })
         .collect()

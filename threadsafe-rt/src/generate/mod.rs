@@ -15,8 +15,8 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::config::Config;
-use crate::coverage::map::PatternKey;
 use crate::config::Guide;
+use crate::coverage::map::PatternKey;
 use crate::coverage::Tracker;
 use crate::exec::{serial_order, CallOutcome, Produced, SeqRunner};
 use crate::subject::{Description, ParamKind, Receiver};

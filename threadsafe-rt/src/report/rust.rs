@@ -2,7 +2,7 @@
 //! `std::thread::scope`, the post part; and the `#[test]` reproducer around it.
 
 use crate::config::Config;
-use crate::construct::assoc_path;
+use crate::subject::assoc_path;
 use crate::subject::{Description, InstancePass, ParamKind, Pass, Receiver};
 use crate::testcase::{Arg, Call, Made, OpId, Out, Scope, TestCase, VarRef};
 use crate::value::Gen;
@@ -88,7 +88,7 @@ impl<'d, T> Writer<'d, T> {
                 (
                     Arg::Fresh(seed),
                     ParamKind::Value {
-                        strategy: Some(s),
+                        maker: Some(s),
                         pass,
                         ..
                     },

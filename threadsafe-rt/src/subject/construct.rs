@@ -49,9 +49,7 @@ pub(crate) fn construct<A: Subject>(g: &mut Gen) -> Option<A> {
         .params
         .iter()
         .map(|p| match &p.kind {
-            ParamKind::Value {
-                strategy: Some(s), ..
-            } => (s.make)(g).map(|v| Some(ArgSlot::Value(v))),
+            ParamKind::Value { maker: Some(s), .. } => (s.make)(g).map(|v| Some(ArgSlot::Value(v))),
             _ => None,
         })
         .collect();
@@ -77,7 +75,7 @@ pub(crate) fn render_construct<A: Subject>(g: &mut Gen) -> Option<String> {
         .iter()
         .map(|p| match &p.kind {
             ParamKind::Value {
-                strategy: Some(s),
+                maker: Some(s),
                 pass,
                 ..
             } => (s.render)(g, *pass),
