@@ -23,6 +23,7 @@ pub mod log4j;
 pub mod measure;
 pub mod medline;
 pub mod naive;
+pub mod results;
 pub mod xstream;
 
 /// The kind of bug a subject has, as the papers name it.

@@ -2,17 +2,20 @@
 //! batch of concurrent executions (controlled when the test reaches scheduling points), and
 //! every failed execution put to the oracle.
 
+use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::control::{control, TARGETS_PER_TEST};
 use crate::config::{Config, Guide, ReplayToken, ScheduleMode};
 use crate::coverage::{thread_methods, Tracker};
-use crate::exec::{BatchSpec, ConcRunner, ExecOutcome, SeqRunner};
+use crate::exec::{BatchOutcome, BatchSpec, ConcRunner, Control, ExecOutcome, Seen, SeqRunner};
 use crate::generate::{ReadyTest, Rounds};
 use crate::lock::lock;
-use crate::oracle;
-use crate::report::{violation, Coverage, Ended, Found, Report, Verdict};
+use crate::oracle::{self, Explained, Sequential};
+use crate::report::{violation, Coverage, Ended, Finding, Found, Report, Verdict, WrongResults};
+
+use super::notes::{method, note_not_compared, note_varying, sites_of};
 use crate::subject::Description;
 
 /// The state of one check's search.
@@ -24,6 +27,9 @@ pub(super) struct Hunt<'c, T: 'static> {
     seq: SeqRunner,
     conc: ConcRunner,
     tracker: Arc<Mutex<Tracker>>,
+    /// Methods whose results varied between sequential runs of a test: not compared in
+    /// the tests after it either.
+    varying_methods: HashSet<&'static str>,
 }
 
 impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
@@ -36,11 +42,19 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
             seq: SeqRunner::new(),
             conc: ConcRunner::new(config.executor, config.seed),
             tracker: Arc::new(Mutex::new(Tracker::new(desc.concurrent_methods()))),
+            varying_methods: HashSet::new(),
         }
     }
 
     /// Runs tests until a violation, the budget, or the generator's end; fills `report`.
     pub(super) fn run(mut self, report: &mut Report) {
+        report.results.compared = self.config.results;
+        for m in self.desc.methods.iter().filter(|m| m.nondeterministic) {
+            report.results.not_compared.insert(
+                m.name.to_string(),
+                "marked `#[thread_safe(nondeterministic)]`".to_string(),
+            );
+        }
         if self.config.guide != Guide::Map && !self.config.stop_when_covered {
             // Nothing reads the coverage during the check: the sequential runs and the
             // reading of the executions come after the last test, off the path to a bug.
@@ -77,26 +91,17 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
             _ => ready.points > 0,
         };
         report.controlled_tests += u64::from(controlled);
-        let control = controlled.then(|| {
-            let targets = (config.guide == Guide::Map).then(|| {
-                let mut t = lock(&self.tracker);
-                let methods = thread_methods(&ready.test);
-                (
-                    t.names(),
-                    t.targets(&methods, ready.target, TARGETS_PER_TEST),
-                )
-            });
-            let tracker = self.tracker.clone();
-            control(config, self.conc.next_batch_seed(), targets)
-                .with_trace_sink(Box::new(move |trace| lock(&tracker).add_trace(trace)))
-        });
+        let control = controlled.then(|| self.control(ready, self.conc.next_batch_seed(), true));
         let spec = BatchSpec {
             count: config.conc_execs,
             timeout,
             deadline: self.deadline,
             control,
+            observe: config.results,
         };
+        let batch_start = Instant::now();
         let batch = self.conc.run_batch(self.desc, &ready.test, spec);
+        let batch_time = batch_start.elapsed();
         lock(&self.tracker).add_test(&ready.test);
         report.executions += batch.executions as u64;
         if config.stop_when_covered
@@ -106,44 +111,200 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
             return Some(Ended::AllPatternsCovered);
         }
         report.uncontrolled_runs += batch.uncontrolled as u64;
-        let failure = match batch.outcome {
-            ExecOutcome::Passed | ExecOutcome::Invalid => return None,
-            failure @ (ExecOutcome::Panicked(_) | ExecOutcome::Deadlock(_)) => failure,
+        if let failure @ (ExecOutcome::Panicked(_) | ExecOutcome::Deadlock(_)) = &batch.outcome {
+            if let Some(linearizations) =
+                oracle::judge(self.desc, &ready.test, failure, &mut self.seq, timeout)
+            {
+                let found = self.found(report, batch.trace.is_some(), batch.executions - 1);
+                report.verdict = Verdict::Violation(Box::new(violation(
+                    self.desc,
+                    &ready.test,
+                    Finding::Failed(failure),
+                    linearizations,
+                    batch.trace.as_deref(),
+                    config,
+                    found,
+                )));
+                return Some(Ended::Violation);
+            }
+        }
+        self.judge_results(ready, &batch, controlled, timeout, batch_time, report)
+    }
+
+    /// The results oracle over a batch's distinct results: a violation if no linearization
+    /// gives some of them, confirmed by more sequential runs and, under control, by the
+    /// same execution giving them again.
+    fn judge_results(
+        &mut self,
+        ready: &ReadyTest,
+        batch: &BatchOutcome,
+        controlled: bool,
+        timeout: Duration,
+        batch_time: Duration,
+        report: &mut Report,
+    ) -> Option<Ended> {
+        note_not_compared(self.desc, &ready.test, &batch.results, &mut report.results);
+        if batch.results.seen.is_empty() {
+            return None;
+        }
+        let known_varying = sites_of(self.desc, &ready.test, &self.varying_methods);
+        let mut seq = Sequential::new(ready.test.clone(), known_varying, timeout);
+        let mut verdict = None;
+        for seen in &batch.results.seen {
+            match seq.explains(&seen.results, &mut self.conc, self.desc) {
+                Explained::Yes => continue,
+                Explained::Unknown => {
+                    report.results.unjudged += seen.count as u64;
+                    continue;
+                }
+                Explained::No => {}
+            }
+            if seq.confirm(&seen.results, &mut self.conc, self.desc) == Explained::Yes {
+                continue;
+            }
+            let again = if controlled {
+                self.comes_back(ready, seen, timeout, &seq)
+            } else {
+                self.reappears(ready, seen, timeout, batch_time, &seq, report)
+            };
+            if !again {
+                report.results.not_reproduced += 1;
+                continue;
+            }
+            verdict = Some(seen);
+            break;
+        }
+        note_varying(self.desc, &ready.test, seq.varying(), &mut report.results);
+        for &site in seq.varying() {
+            if let Some(m) = method(self.desc, &ready.test, site) {
+                self.varying_methods.insert(m);
+            }
+        }
+        let seen = verdict?;
+        let found = self.found(report, seen.trace.is_some(), seen.execution);
+        let known = seq.known().to_vec();
+        report.verdict = Verdict::Violation(Box::new(violation(
+            self.desc,
+            &ready.test,
+            Finding::Results(WrongResults {
+                observed: &seen.results,
+                sequential: &known,
+                varying: seq.varying(),
+            }),
+            seq.count() as usize,
+            seen.trace.as_deref(),
+            self.config,
+            found,
+        )));
+        Some(Ended::Violation)
+    }
+
+    /// Whether a controlled execution's results come back when the batch runs again with
+    /// the same schedules (they do unless something outside the schedule decides them).
+    fn comes_back(
+        &mut self,
+        ready: &ReadyTest,
+        seen: &Seen,
+        timeout: Duration,
+        seq: &Sequential,
+    ) -> bool {
+        if self.config.guide == Guide::Map {
+            // The schedules aimed at patterns depend on the coverage of every execution
+            // so far: they do not come back. The sequential confirmation stands alone.
+            return true;
+        }
+        let spec = BatchSpec {
+            count: seen.execution + 1,
+            timeout,
+            deadline: Instant::now() + timeout * 4 + Duration::from_secs(1),
+            control: Some(self.control(ready, self.conc.last_batch_seed(), false)),
+            observe: true,
         };
-        let linearizations =
-            oracle::judge(self.desc, &ready.test, &failure, &mut self.seq, timeout)?;
+        let again = self.conc.rerun_batch(self.desc, &ready.test, spec);
+        again.results.seen.iter().any(|s| {
+            s.execution == seen.execution
+                && s.results
+                    .same(&seen.results, |site| seq.varying().contains(&site))
+        })
+    }
+
+    /// Whether results first seen free-running are seen again when the test runs on, for
+    /// at most 20 times as long as its batch took (50 ms to 2 s): a value that something
+    /// outside the calls decided once (a clock crossing a boundary, a reused address) does
+    /// not come back, a race does.
+    fn reappears(
+        &mut self,
+        ready: &ReadyTest,
+        seen: &Seen,
+        timeout: Duration,
+        batch_time: Duration,
+        seq: &Sequential,
+        report: &mut Report,
+    ) -> bool {
+        let until = Instant::now()
+            + (batch_time * 20).clamp(Duration::from_millis(50), Duration::from_secs(2));
+        while Instant::now() < until {
+            let spec = BatchSpec {
+                count: self.config.conc_execs,
+                timeout,
+                deadline: until,
+                control: None,
+                observe: true,
+            };
+            let again = self.conc.rerun_batch(self.desc, &ready.test, spec);
+            report.executions += again.executions as u64;
+            let back = again.results.seen.iter().any(|s| {
+                s.results
+                    .same(&seen.results, |site| seq.varying().contains(&site))
+            });
+            if back {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The control of a batch of `ready` whose seed is `base`: its schedulers, and (with
+    /// `read`) the tracker reading its executions.
+    fn control(&self, ready: &ReadyTest, base: u64, read: bool) -> Control {
+        let config = self.config;
+        let targets = (config.guide == Guide::Map).then(|| {
+            let mut t = lock(&self.tracker);
+            let methods = thread_methods(&ready.test);
+            (
+                t.names(),
+                t.targets(&methods, ready.target, TARGETS_PER_TEST),
+            )
+        });
+        let control = control(config, base, targets);
+        if !read {
+            return control;
+        }
+        let tracker = self.tracker.clone();
+        control.with_trace_sink(Box::new(move |trace| lock(&tracker).add_trace(trace)))
+    }
+
+    /// How a violation in execution `execution` of the current test was found.
+    fn found(&self, report: &Report, controlled: bool, execution: usize) -> Found {
+        let config = self.config;
         // Under guide `map` a test depends on the coverage of every execution before it,
         // which a replay does not re-run: no token.
-        let replay = batch
-            .trace
-            .as_ref()
-            .filter(|_| config.guide != Guide::Map)
-            .map(|_| {
-                ReplayToken {
-                    seed: config.seed,
-                    test: report.tests,
-                    execution: batch.executions - 1,
-                    strategy: config.strategy,
-                    guide: config.guide,
-                }
-                .to_string()
-            });
-        let found = Found {
+        let replay = (controlled && config.guide != Guide::Map).then(|| {
+            ReplayToken {
+                seed: config.seed,
+                test: report.tests,
+                execution,
+                strategy: config.strategy,
+                guide: config.guide,
+            }
+            .to_string()
+        });
+        Found {
             tests: report.tests,
             executions: report.executions,
             time_to_bug: self.start.elapsed(),
             replay,
-        };
-        report.verdict = Verdict::Violation(Box::new(violation(
-            self.desc,
-            &ready.test,
-            &failure,
-            linearizations,
-            batch.trace.as_deref(),
-            config,
-            found,
-        )));
-        Some(Ended::Violation)
+        }
     }
 
     /// MAP-coverage's sequential runs of the methods, handed to the tracker.

@@ -13,6 +13,7 @@ use crate::subject::{Description, Subject};
 
 mod control;
 mod hunt;
+mod notes;
 mod replay;
 
 /// Checks `T` for thread-safety violations with `config` (environment variables are not

@@ -1,6 +1,7 @@
 //! Replay: re-runs exactly the controlled execution a token names. The same seed
 //! generates the same tests, and the same batch seed makes the same scheduling choices.
 
+use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -10,8 +11,8 @@ use crate::coverage::Tracker;
 use crate::exec::{BatchSpec, ConcRunner, ExecOutcome, SeqRunner};
 use crate::generate::Rounds;
 use crate::lock::lock;
-use crate::oracle;
-use crate::report::{violation, Found, Report, Verdict};
+use crate::oracle::{self, Explained, Sequential};
+use crate::report::{violation, Finding, Found, Report, Verdict, WrongResults};
 use crate::subject::Description;
 
 /// Re-runs exactly the controlled execution a token names: the same seed generates the
@@ -58,31 +59,61 @@ pub(super) fn replay<T: Send + Sync + 'static>(
             timeout,
             deadline: far,
             control: Some(control(&config, conc.next_batch_seed(), None)),
+            observe: config.results,
         };
         let start = Instant::now();
         let batch = conc.run_batch(desc, &ready.test, spec);
         report.tests = number;
         report.executions = batch.executions as u64;
-        let failure @ (ExecOutcome::Panicked(_) | ExecOutcome::Deadlock(_)) = batch.outcome else {
-            report.verdict = Verdict::CannotCheck(format!(
-                "replay {token}: the execution passed this time (has the code or the seed changed?)"
-            ));
-            return;
-        };
-        let linearizations =
-            oracle::judge(desc, &ready.test, &failure, &mut seq, timeout).unwrap_or(0);
         let found = Found {
             tests: report.tests,
             executions: report.executions,
             time_to_bug: start.elapsed(),
             replay: Some(token.to_string()),
         };
+        if let failure @ (ExecOutcome::Panicked(_) | ExecOutcome::Deadlock(_)) = &batch.outcome {
+            let linearizations =
+                oracle::judge(desc, &ready.test, failure, &mut seq, timeout).unwrap_or(0);
+            report.verdict = Verdict::Violation(Box::new(violation(
+                desc,
+                &ready.test,
+                Finding::Failed(failure),
+                linearizations,
+                batch.trace.as_deref(),
+                &config,
+                found,
+            )));
+            return;
+        }
+        let passed = || {
+            Verdict::CannotCheck(format!(
+                "replay {token}: the execution passed this time (has the code or the seed changed?)"
+            ))
+        };
+        let Some(seen) = batch
+            .results
+            .seen
+            .iter()
+            .find(|s| s.execution == token.execution)
+        else {
+            report.verdict = passed();
+            return;
+        };
+        let mut sequential = Sequential::new(ready.test.clone(), HashSet::new(), timeout);
+        if sequential.explains(&seen.results, &mut conc, desc) == Explained::Yes {
+            report.verdict = passed();
+            return;
+        }
         report.verdict = Verdict::Violation(Box::new(violation(
             desc,
             &ready.test,
-            &failure,
-            linearizations,
-            batch.trace.as_deref(),
+            Finding::Results(WrongResults {
+                observed: &seen.results,
+                sequential: sequential.known(),
+                varying: sequential.varying(),
+            }),
+            sequential.count() as usize,
+            seen.trace.as_deref(),
             &config,
             found,
         )));

@@ -1,10 +1,10 @@
 //! A batch: the executions of one test, run back to back on the persistent workers.
 //!
-//! The workers walk through the executions together ([`Phases`]): the leader runs a fresh
-//! prefix, every thread makes its argument values, free-running threads start at a spin
-//! barrier (with a seeded delay, and noise at statement points), controlled ones when their
-//! run's scheduler lets them, and the last thread to finish runs the post part and judges
-//! the execution. The coordinator only watches a heartbeat: a batch whose threads make no
+//! The workers walk through the executions together ([`Phases`]): the leader (thread 0)
+//! runs a fresh prefix, every thread makes its argument values, free-running threads start
+//! at a spin barrier (with a seeded delay, and noise at statement points), controlled ones
+//! when their run's scheduler lets them, and once all are done the leader runs the post part
+//! and judges the execution; with results observed, it keeps the distinct ones. The coordinator only watches a heartbeat: a batch whose threads make no
 //! progress for the timeout while the operating system says they are blocked is a
 //! deadlock, and the blocked workers are left behind.
 
@@ -17,6 +17,7 @@ use super::control::Control;
 use super::execution::{materialize_all, run_post, run_prefix, run_suffix};
 use super::outcome::{blocked_at, calls_in_progress, evaluate, Blocked, ExecOutcome, Site, IDLE};
 use super::phases::Phases;
+use super::results::{Distinct, Results};
 use super::worker::{Done, Worker};
 use super::BatchOutcome;
 use crate::hooks;
@@ -44,8 +45,9 @@ struct Batch<T: 'static> {
     control: Option<Control>,
     /// Seeds the start delays and the noise of free-running threads.
     jitter_seed: u64,
-    /// The thread that runs the post part of the current execution.
-    evaluator: AtomicUsize,
+    /// Whether calls' return values are observed, and the distinct results kept.
+    observe: bool,
+    distinct: Mutex<Distinct>,
     /// Per thread, then the post part: the call in progress.
     at: Vec<AtomicUsize>,
     /// Grows with every call and execution: the watchdog's sign of life.
@@ -108,7 +110,15 @@ impl<T: Send + Sync + 'static> Batch<T> {
             let Some((pool, run)) = current else { break };
             let fresh = materialize_all(self.desc, &self.test.threads[t]);
             let suffix = |fresh: Option<Vec<FreshArgs>>| match fresh {
-                Some(f) => run_suffix(self.desc, &self.test, t, &pool, f, &self.at[t]),
+                Some(f) => run_suffix(
+                    self.desc,
+                    &self.test,
+                    t,
+                    &pool,
+                    f,
+                    &self.at[t],
+                    self.observe,
+                ),
                 None => vec![(Site::thread(t, 0), CallOutcome::Unavailable)],
             };
             let results = match &run {
@@ -132,9 +142,15 @@ impl<T: Send + Sync + 'static> Batch<T> {
             };
             self.heartbeat.fetch_add(1, Ordering::Relaxed);
             lock(&self.results[t]).extend(results);
-            if self.phases.finish(e) {
-                self.evaluator.store(t, Ordering::Release);
-                self.evaluate(&pool, run.as_ref());
+            // Thread 0 runs the post part, as it ran the prefix: a call that depends on the
+            // thread it runs on sees the same thread in every execution and in the oracle's
+            // sequential runs.
+            let last = self.phases.finish(e);
+            if t == 0 {
+                if !last && !self.phases.wait_finished(e) {
+                    return;
+                }
+                self.evaluate(e, &pool, run.as_ref());
                 self.phases.evaluated(e);
             } else if !self.phases.wait_evaluated(e) {
                 return;
@@ -144,16 +160,23 @@ impl<T: Send + Sync + 'static> Batch<T> {
         self.done.finish();
     }
 
-    /// Runs the post part (unless the run deadlocked) and judges the execution; a failure
-    /// stops the batch.
-    fn evaluate(&self, pool: &Pool<T>, run: Option<&Arc<Run>>) {
+    /// Runs the post part (unless the run deadlocked) and judges execution `e`; a failure
+    /// stops the batch. Keeps its results when they are observed.
+    fn evaluate(&self, e: usize, pool: &Pool<T>, run: Option<&Arc<Run>>) {
         let mut all = Vec::new();
         for r in &self.results {
             all.append(&mut lock(r));
         }
         let deadlock = run.and_then(|r| r.deadlock());
         if deadlock.is_none() {
-            run_post(self.desc, &self.test, pool, &mut all, &self.at[self.n]);
+            run_post(
+                self.desc,
+                &self.test,
+                pool,
+                &mut all,
+                &self.at[self.n],
+                self.observe,
+            );
         }
         self.executions.fetch_add(1, Ordering::Relaxed);
         let outcome = match deadlock {
@@ -174,6 +197,11 @@ impl<T: Send + Sync + 'static> Batch<T> {
             ),
             None => evaluate(&all),
         };
+        if self.observe && !matches!(outcome, ExecOutcome::Deadlock(_)) {
+            if let Some(results) = Results::of(self.n, &all) {
+                lock(&self.distinct).add(results, e, || run.map(|r| r.trace()));
+            }
+        }
         if let (Some(run), Some(c)) = (run, &self.control) {
             if run.lost_control() {
                 self.uncontrolled.fetch_add(1, Ordering::Relaxed);
@@ -216,6 +244,7 @@ pub(super) struct Plan<'w, T: 'static> {
     pub(super) deadline: Instant,
     pub(super) control: Option<Control>,
     pub(super) jitter_seed: u64,
+    pub(super) observe: bool,
 }
 
 /// Runs a batch on `workers` (spawning as many as the test has threads).
@@ -234,7 +263,8 @@ pub(super) fn run<T: Send + Sync + 'static>(
         current: Mutex::new(None),
         control: plan.control,
         jitter_seed: plan.jitter_seed,
-        evaluator: AtomicUsize::new(0),
+        observe: plan.observe,
+        distinct: Mutex::new(Distinct::default()),
         at: (0..=n).map(|_| AtomicUsize::new(IDLE)).collect(),
         heartbeat: AtomicUsize::new(0),
         results: (0..n).map(|_| Mutex::new(Vec::new())).collect(),
@@ -269,11 +299,10 @@ pub(super) fn run<T: Send + Sync + 'static>(
     if !finished {
         batch.phases.abort();
         let stuck = batch.stuck();
-        let evaluator = batch.evaluator.load(Ordering::Acquire);
         for (t, w) in workers[..n].iter_mut().enumerate() {
             // A blocked worker cannot be freed: leave it and start a new one. The others
-            // see the abort and return.
-            let in_post = stuck.iter().any(|s| s.scope == Scope::Post) && t == evaluator;
+            // see the abort and return. Thread 0 runs the post part.
+            let in_post = stuck.iter().any(|s| s.scope == Scope::Post) && t == 0;
             if in_post || batch.at[t].load(Ordering::Acquire) != IDLE {
                 w.abandon();
             }
@@ -283,19 +312,23 @@ pub(super) fn run<T: Send + Sync + 'static>(
         } else {
             ExecOutcome::Deadlock(blocked_at(stuck))
         };
+        let results = std::mem::take(&mut *lock(&batch.distinct));
         return BatchOutcome {
             executions: executions + 1,
             outcome,
             trace: None,
             uncontrolled: uncontrolled + 1,
+            results,
         };
     }
     let outcome = lock(&batch.outcome).take().unwrap_or(ExecOutcome::Passed);
     let trace = lock(&batch.trace).take();
+    let results = std::mem::take(&mut *lock(&batch.distinct));
     BatchOutcome {
         executions,
         outcome,
         trace,
         uncontrolled,
+        results,
     }
 }

@@ -6,7 +6,9 @@ use std::any::{Any, TypeId};
 use std::sync::Arc;
 
 use crate::panics::{self, PanicRecord};
-use crate::subject::{ArgSlot, Description, Frame, Output, ParamKind, Receiver, RecvSlot};
+use crate::subject::{
+    ArgSlot, Description, Frame, Observation, Output, ParamKind, Receiver, RecvSlot,
+};
 use crate::testcase::{Arg, Call, Made, Out, Scope, TestCase};
 use crate::value::Gen;
 
@@ -38,10 +40,14 @@ pub(crate) enum Produced {
     Value(TypeId),
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// What a call came to.
+#[derive(Clone, Debug)]
 pub(crate) enum CallOutcome {
-    Ok(Produced),
+    /// It returned: what it made, and its return value when observed.
+    Ok(Produced, Option<Observation>),
+    /// It could not be made (an argument was missing, a constructor declined).
     Unavailable,
+    /// It panicked.
     Panic(PanicRecord),
 }
 
@@ -108,14 +114,14 @@ fn finish_call<T>(
         return CallOutcome::Unavailable;
     }
     match out {
-        None => CallOutcome::Ok(Produced::Nothing),
+        None => CallOutcome::Ok(Produced::Nothing, None),
         Some(Output::Instance(a, made)) => {
             if let (Out::Instance(ix, _), Some(pool)) = (call.out, instances) {
                 if let Some(slot) = pool.get_mut(ix) {
                     *slot = Some(a);
                 }
             }
-            CallOutcome::Ok(Produced::Instance(made))
+            CallOutcome::Ok(Produced::Instance(made), None)
         }
         Some(Output::Value(ty, v)) => {
             if let Out::Var(ix) = call.out {
@@ -123,7 +129,7 @@ fn finish_call<T>(
                     *slot = Some(v);
                 }
             }
-            CallOutcome::Ok(Produced::Value(ty))
+            CallOutcome::Ok(Produced::Value(ty), None)
         }
     }
 }
@@ -187,7 +193,9 @@ pub(crate) fn call_in_prefix<T>(
     panics::catch(run).unwrap_or_else(CallOutcome::Panic)
 }
 
-/// Runs a call of a suffix thread or of the post part against the shared pool.
+/// Runs a call of a suffix thread or of the post part against the shared pool; with
+/// `observe`, its return value is observed for the oracle (unless the method's results are
+/// never compared).
 pub(crate) fn call_shared<T>(
     desc: &Description<T>,
     call: &Call,
@@ -195,6 +203,7 @@ pub(crate) fn call_shared<T>(
     scope: Scope,
     local: &mut [Option<Value>],
     fresh: Vec<Option<Box<dyn Any>>>,
+    observe: bool,
 ) -> CallOutcome {
     let op = desc.op_at(call.op);
     let run = || {
@@ -207,7 +216,7 @@ pub(crate) fn call_shared<T>(
             }
             _ => return CallOutcome::Unavailable,
         };
-        let (out, result) = {
+        let (out, result, observed) = {
             let local_ro: &[Option<Value>] = local;
             let lookup = |s: Scope, i: usize| {
                 if s == Scope::Prefix {
@@ -222,10 +231,14 @@ pub(crate) fn call_shared<T>(
                 return CallOutcome::Unavailable;
             };
             let mut frame = Frame::new(Some(recv), args);
+            frame.observe = observe && !op.nondeterministic;
             let result = (op.call)(&mut frame);
-            (frame.out.take(), result)
+            (frame.out.take(), result, frame.observed.take())
         };
-        finish_call(out, result, call, None, local)
+        match finish_call(out, result, call, None, local) {
+            CallOutcome::Ok(produced, _) => CallOutcome::Ok(produced, observed),
+            other => other,
+        }
     };
     panics::catch(run).unwrap_or_else(CallOutcome::Panic)
 }

@@ -13,7 +13,7 @@ pub(super) fn run_prefix<T>(desc: &Description<T>, test: &TestCase) -> Option<Po
     let mut pool = Pool::new(test);
     test.prefix
         .iter()
-        .all(|c| matches!(call_in_prefix(desc, c, &mut pool), CallOutcome::Ok(_)))
+        .all(|c| matches!(call_in_prefix(desc, c, &mut pool), CallOutcome::Ok(..)))
         .then_some(pool)
 }
 
@@ -25,6 +25,7 @@ pub(super) fn run_suffix<T>(
     pool: &Pool<T>,
     fresh: Vec<FreshArgs>,
     at: &AtomicUsize,
+    observe: bool,
 ) -> Vec<(Site, CallOutcome)> {
     let scope = Scope::Thread(t);
     let mut local: Vec<Option<Value>> = (0..test.var_count(scope)).map(|_| None).collect();
@@ -32,9 +33,9 @@ pub(super) fn run_suffix<T>(
     for (k, (call, f)) in test.threads[t].iter().zip(fresh).enumerate() {
         at.store(k + 1, Ordering::Release);
         crate::sched::set_call(k);
-        let o = call_shared(desc, call, pool, scope, &mut local, f);
-        let stop = !matches!(o, CallOutcome::Ok(_));
-        results.push((Site { scope, call: k }, o));
+        let o = call_shared(desc, call, pool, scope, &mut local, f, observe);
+        let stop = !matches!(o, CallOutcome::Ok(..));
+        results.push((Site::thread(t, k), o));
         if stop {
             break;
         }
@@ -50,25 +51,23 @@ pub(super) fn run_post<T>(
     pool: &Pool<T>,
     results: &mut Vec<(Site, CallOutcome)>,
     at: &AtomicUsize,
+    observe: bool,
 ) {
-    if !results.iter().all(|(_, o)| matches!(o, CallOutcome::Ok(_))) {
+    if !results
+        .iter()
+        .all(|(_, o)| matches!(o, CallOutcome::Ok(..)))
+    {
         return;
     }
     let mut local: Vec<Option<Value>> = (0..test.var_count(Scope::Post)).map(|_| None).collect();
     for (k, call) in test.post.iter().enumerate() {
         at.store(k + 1, Ordering::Release);
         let o = match panics::catch(|| materialize(desc, call)) {
-            Ok(fresh) => call_shared(desc, call, pool, Scope::Post, &mut local, fresh),
+            Ok(fresh) => call_shared(desc, call, pool, Scope::Post, &mut local, fresh, observe),
             Err(p) => CallOutcome::Panic(p),
         };
-        let stop = !matches!(o, CallOutcome::Ok(_));
-        results.push((
-            Site {
-                scope: Scope::Post,
-                call: k,
-            },
-            o,
-        ));
+        let stop = !matches!(o, CallOutcome::Ok(..));
+        results.push((Site::post(k), o));
         if stop {
             break;
         }

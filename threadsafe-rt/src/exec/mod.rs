@@ -26,15 +26,18 @@ mod batch;
 mod call;
 mod control;
 mod execution;
+mod linear;
 mod outcome;
 mod paper;
 mod phases;
+mod results;
 mod sequential;
 mod worker;
 
 pub(crate) use call::{CallOutcome, Produced};
 pub(crate) use control::{Control, Slot};
-pub(crate) use outcome::{Blocked, ExecOutcome};
+pub(crate) use outcome::{Blocked, ExecOutcome, Site};
+pub(crate) use results::{Distinct, Res, Results, Seen};
 pub(crate) use sequential::{serial_order, SeqRunner};
 
 use worker::Worker;
@@ -48,6 +51,8 @@ pub(crate) struct BatchOutcome {
     pub(crate) trace: Option<Vec<Step>>,
     /// Controlled executions that had to give up control.
     pub(crate) uncontrolled: usize,
+    /// The distinct results of its executions, when observed.
+    pub(crate) results: Distinct,
 }
 
 /// What to run: how many executions, how long to wait, and whether under control.
@@ -56,6 +61,8 @@ pub(crate) struct BatchSpec {
     pub(crate) timeout: Duration,
     pub(crate) deadline: Instant,
     pub(crate) control: Option<Control>,
+    /// Observe the calls' return values and keep the distinct results.
+    pub(crate) observe: bool,
 }
 
 /// Runs tests concurrently, many times each.
@@ -91,11 +98,42 @@ impl ConcRunner {
         spec: BatchSpec,
     ) -> BatchOutcome {
         self.batches += 1;
+        self.run(desc, test, spec)
+    }
+
+    /// Runs the last batch's test again with the same seeds (the same schedules, under
+    /// control), without counting it as a new batch: the oracle sees whether an execution's
+    /// outcome comes back.
+    pub(crate) fn rerun_batch<T: Send + Sync + 'static>(
+        &mut self,
+        desc: &'static Description<T>,
+        test: &Arc<TestCase>,
+        spec: BatchSpec,
+    ) -> BatchOutcome {
+        self.run(desc, test, spec)
+    }
+
+    /// The seed the last batch's schedules derived from.
+    pub(crate) fn last_batch_seed(&self) -> u64 {
+        self.batch_seed()
+    }
+
+    fn run<T: Send + Sync + 'static>(
+        &mut self,
+        desc: &'static Description<T>,
+        test: &Arc<TestCase>,
+        spec: BatchSpec,
+    ) -> BatchOutcome {
         let jitter_seed = self.batch_seed();
         match self.executor {
-            Executor::Paper if spec.control.is_none() => {
-                paper::run(desc, test, spec.count, spec.timeout, spec.deadline)
-            }
+            Executor::Paper if spec.control.is_none() => paper::run(
+                desc,
+                test,
+                spec.count,
+                spec.timeout,
+                spec.deadline,
+                spec.observe,
+            ),
             _ => batch::run(
                 &mut self.workers,
                 batch::Plan {
@@ -106,6 +144,7 @@ impl ConcRunner {
                     deadline: spec.deadline,
                     control: spec.control,
                     jitter_seed,
+                    observe: spec.observe,
                 },
             ),
         }
@@ -119,6 +158,21 @@ impl ConcRunner {
     /// The seed of the next batch (its test's number in the check decides it).
     pub(crate) fn next_batch_seed(&self) -> u64 {
         self.seed ^ (self.batches + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+
+    /// Runs `test` once per order of `orders` (a linearization each), one call at a time,
+    /// each call on the worker of its thread (with `pace`, after a seeded pause); the
+    /// results of each run (`None` where the prefix failed or the run hung). See
+    /// `linear.rs`.
+    pub(crate) fn run_linear<T: Send + Sync + 'static>(
+        &mut self,
+        desc: &'static Description<T>,
+        test: &Arc<TestCase>,
+        orders: &[Vec<usize>],
+        pace: Option<u64>,
+        timeout: Duration,
+    ) -> Vec<Option<Results>> {
+        linear::run(&mut self.workers, desc, test, orders, pace, timeout)
     }
 
     /// Counts a test as run without running it (replay skips to its test).

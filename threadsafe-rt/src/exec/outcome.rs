@@ -6,8 +6,8 @@ use super::call::CallOutcome;
 use crate::panics::PanicRecord;
 use crate::testcase::Scope;
 
-/// Where a failure happened: a suffix thread's call, or a post call.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Where a call of a test ran: a suffix thread's call, or a post call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Site {
     pub(crate) scope: Scope,
     pub(crate) call: usize,
@@ -18,6 +18,14 @@ impl Site {
     pub(crate) fn thread(t: usize, call: usize) -> Self {
         Site {
             scope: Scope::Thread(t),
+            call,
+        }
+    }
+
+    /// Call `call` of the post part.
+    pub(crate) fn post(call: usize) -> Self {
+        Site {
+            scope: Scope::Post,
             call,
         }
     }

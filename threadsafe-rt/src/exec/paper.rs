@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use super::call::{CallOutcome, Pool};
 use super::execution::{materialize_all, run_post, run_prefix, run_suffix};
 use super::outcome::{blocked_at, calls_in_progress, evaluate, ExecOutcome, Site, IDLE};
+use super::results::{Distinct, Results};
 use super::worker::Done;
 use super::BatchOutcome;
 use crate::lock::lock;
@@ -17,19 +18,25 @@ use crate::subject::Description;
 use crate::testcase::TestCase;
 
 /// Up to `count` executions of `test` until `deadline`, stopping at the first that does
-/// not pass.
+/// not pass; with `observe`, the distinct results are kept.
 pub(super) fn run<T: Send + Sync + 'static>(
     desc: &'static Description<T>,
     test: &Arc<TestCase>,
     count: usize,
     timeout: Duration,
     deadline: Instant,
+    observe: bool,
 ) -> BatchOutcome {
     let mut executions = 0;
     let mut outcome = ExecOutcome::Passed;
+    let mut results = Distinct::default();
     while executions < count && Instant::now() < deadline {
+        let (o, r) = execution(desc, test, timeout, observe);
+        if let Some(r) = r {
+            results.add(r, executions, || None);
+        }
         executions += 1;
-        outcome = execution(desc, test, timeout);
+        outcome = o;
         if !matches!(outcome, ExecOutcome::Passed) {
             break;
         }
@@ -39,6 +46,7 @@ pub(super) fn run<T: Send + Sync + 'static>(
         outcome,
         trace: None,
         uncontrolled: 0,
+        results,
     }
 }
 
@@ -51,14 +59,16 @@ struct Shared<T: 'static> {
     done: Done,
 }
 
+/// One execution: what it came to, and its results when observed.
 fn execution<T: Send + Sync + 'static>(
     desc: &'static Description<T>,
     test: &Arc<TestCase>,
     timeout: Duration,
-) -> ExecOutcome {
+    observe: bool,
+) -> (ExecOutcome, Option<Results>) {
     let n = test.threads.len();
     let Some(pool) = panics::catch(|| run_prefix(desc, test)).ok().flatten() else {
-        return ExecOutcome::Invalid;
+        return (ExecOutcome::Invalid, None);
     };
     let shared = Arc::new(Shared {
         pool,
@@ -76,7 +86,7 @@ fn execution<T: Send + Sync + 'static>(
                 let fresh = materialize_all(desc, &test.threads[t]);
                 shared.barrier.wait();
                 let r = match fresh {
-                    Some(f) => run_suffix(desc, &test, t, &shared.pool, f, &shared.at[t]),
+                    Some(f) => run_suffix(desc, &test, t, &shared.pool, f, &shared.at[t], observe),
                     None => vec![(Site::thread(t, 0), CallOutcome::Unavailable)],
                 };
                 lock(&shared.results).extend(r);
@@ -93,14 +103,16 @@ fn execution<T: Send + Sync + 'static>(
     };
     if !shared.done.wait(timeout, progress, || true) {
         let stuck = blocked_at(calls_in_progress(&shared.at));
-        return if stuck.is_empty() {
+        let outcome = if stuck.is_empty() {
             ExecOutcome::Invalid
         } else {
             ExecOutcome::Deadlock(stuck)
         };
+        return (outcome, None);
     }
     let mut all = std::mem::take(&mut *lock(&shared.results));
     let post_at = AtomicUsize::new(IDLE);
-    run_post(desc, test, &shared.pool, &mut all, &post_at);
-    evaluate(&all)
+    run_post(desc, test, &shared.pool, &mut all, &post_at, observe);
+    let results = observe.then(|| Results::of(n, &all)).flatten();
+    (evaluate(&all), results)
 }

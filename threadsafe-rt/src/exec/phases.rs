@@ -5,10 +5,10 @@
 //!    it; the others [`wait_published`](Phases::wait_published);
 //! 2. free-running threads [`start`](Phases::start) together: each arrives and spins until
 //!    all `n` have (controlled threads skip this: their run starts them);
-//! 3. each thread runs its calls and [`finish`](Phases::finish)es; the last one to finish
-//!    evaluates the execution (runs the post part, judges it) and marks it
-//!    [`evaluated`](Phases::evaluated), which lets everyone into execution `e + 1`; the
-//!    others [`wait_evaluated`](Phases::wait_evaluated).
+//! 3. each thread runs its calls and [`finish`](Phases::finish)es; thread 0, once all have
+//!    ([`wait_finished`](Phases::wait_finished)), evaluates the execution (runs the post
+//!    part, judges it) and marks it [`evaluated`](Phases::evaluated), which lets everyone
+//!    into execution `e + 1`; the others [`wait_evaluated`](Phases::wait_evaluated).
 //!
 //! The counters only grow (`published = e + 1`, `arrived` reaches `(e + 1) * n`, ...), so
 //! there is no reset between executions to race with. [`abort`](Phases::abort) (set by the
@@ -63,9 +63,14 @@ impl Phases {
         self.spin_until(|| self.arrived.load(Ordering::Acquire) >= (e + 1) * self.n)
     }
 
-    /// This thread is done with execution `e`: true for the last one, which evaluates it.
+    /// This thread is done with execution `e`: true for the last one to be.
     pub(super) fn finish(&self, e: usize) -> bool {
         self.finished.fetch_add(1, Ordering::AcqRel) + 1 == (e + 1) * self.n
+    }
+
+    /// Waits until every thread has finished execution `e`; false if the batch was aborted.
+    pub(super) fn wait_finished(&self, e: usize) -> bool {
+        self.spin_until(|| self.finished.load(Ordering::Acquire) >= (e + 1) * self.n)
     }
 
     /// The evaluator is done with execution `e`: the threads may go on to `e + 1`.
@@ -145,7 +150,11 @@ mod tests {
                             );
                         }
                         ran[e].fetch_add(1, Ordering::SeqCst);
-                        if phases.finish(e) {
+                        let last = phases.finish(e);
+                        if t == 0 {
+                            if !last {
+                                assert!(phases.wait_finished(e));
+                            }
                             assert_eq!(ran[e].load(Ordering::SeqCst), n, "evaluated early");
                             evaluator[e].store(t, Ordering::SeqCst);
                             phases.evaluated(e);
@@ -164,10 +173,10 @@ mod tests {
     }
 
     #[test]
-    fn every_execution_is_evaluated_once_after_all_threads_ran_it() {
+    fn every_execution_is_evaluated_by_thread_0_after_all_threads_ran_it() {
         for n in [1, 2, 3, 4] {
             let evaluators = walk(n, 500);
-            assert!(evaluators.iter().all(|&t| t < n), "{evaluators:?}");
+            assert!(evaluators.iter().all(|&t| t == 0), "{evaluators:?}");
         }
     }
 

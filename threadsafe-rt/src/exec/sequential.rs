@@ -27,7 +27,7 @@ impl SeqRun {
     pub(crate) fn all_ok(&self) -> bool {
         self.steps
             .iter()
-            .all(|(_, _, o)| matches!(o, CallOutcome::Ok(_)))
+            .all(|(_, _, o)| matches!(o, CallOutcome::Ok(..)))
     }
 
     pub(crate) fn panic_locations(&self) -> impl Iterator<Item = &str> {
@@ -55,7 +55,7 @@ pub(crate) fn run_sequential<T>(
     let mut pool = Pool::new(test);
     for (i, call) in test.prefix.iter().enumerate() {
         let o = call_in_prefix(desc, call, &mut pool);
-        let ok = matches!(o, CallOutcome::Ok(_));
+        let ok = matches!(o, CallOutcome::Ok(..));
         run.steps.push((Scope::Prefix, i, o));
         run.recorded.push(hooks::take_recorded());
         if !ok {
@@ -82,10 +82,10 @@ pub(crate) fn run_sequential<T>(
         let call = &test.threads[t][k];
         let scope = Scope::Thread(t);
         let o = match panics::catch(|| materialize(desc, call)) {
-            Ok(fresh) => call_shared(desc, call, &pool, scope, &mut locals[t], fresh),
+            Ok(fresh) => call_shared(desc, call, &pool, scope, &mut locals[t], fresh, false),
             Err(p) => CallOutcome::Panic(p),
         };
-        if !matches!(o, CallOutcome::Ok(_)) {
+        if !matches!(o, CallOutcome::Ok(..)) {
             dead[t] = true;
             clean = false;
         }
@@ -97,10 +97,10 @@ pub(crate) fn run_sequential<T>(
             (0..test.var_count(Scope::Post)).map(|_| None).collect();
         for (k, call) in test.post.iter().enumerate() {
             let o = match panics::catch(|| materialize(desc, call)) {
-                Ok(fresh) => call_shared(desc, call, &pool, Scope::Post, &mut local, fresh),
+                Ok(fresh) => call_shared(desc, call, &pool, Scope::Post, &mut local, fresh, false),
                 Err(p) => CallOutcome::Panic(p),
             };
-            let ok = matches!(o, CallOutcome::Ok(_));
+            let ok = matches!(o, CallOutcome::Ok(..));
             run.steps.push((Scope::Post, k, o));
             run.recorded.push(hooks::take_recorded());
             if !ok {

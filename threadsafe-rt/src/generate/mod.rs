@@ -329,7 +329,7 @@ impl<'c, T: Send + Sync + 'static> Generator<'c, T> {
                 None
             }
             Some((run, _)) if run.all_ok() => match run.last() {
-                Some(CallOutcome::Ok(p)) => Some(*p),
+                Some(CallOutcome::Ok(p, _)) => Some(*p),
                 _ => None,
             },
             Some(_) => None,
@@ -420,6 +420,7 @@ impl<'c, T: Send + Sync + 'static> Generator<'c, T> {
         runner: &mut SeqRunner,
     ) -> Option<ReadyTest> {
         let concurrent = self.desc.concurrent_methods();
+        let observers = self.desc.observers();
         let order = serial_order(&test);
         let (base, mut seq_time) = runner.run(
             self.desc,
@@ -432,8 +433,15 @@ impl<'c, T: Send + Sync + 'static> Generator<'c, T> {
         if base.all_ok() {
             let mut vars = self.prefixes[p].vars.clone();
             for _ in 0..self.config.post_calls {
+                // The post part observes what the threads did: a lost update shows in a
+                // `len()` or a `total()` after them. Mostly such a call, when there is one.
+                let methods = if !observers.is_empty() && self.rng.gen_ratio(3, 4) {
+                    &observers
+                } else {
+                    &concurrent
+                };
                 let Some(mut call) =
-                    self.call_cut(&concurrent, self.prefixes[p].instances, Scope::Post, &vars)
+                    self.call_cut(methods, self.prefixes[p].instances, Scope::Post, &vars)
                 else {
                     continue;
                 };
@@ -450,7 +458,7 @@ impl<'c, T: Send + Sync + 'static> Generator<'c, T> {
                     self.seq_timeout,
                 ) {
                     Some((run, t)) if run.all_ok() => {
-                        if let Some(CallOutcome::Ok(Produced::Value(ty))) = run.last() {
+                        if let Some(CallOutcome::Ok(Produced::Value(ty), _)) = run.last() {
                             let index = test.var_count(Scope::Post);
                             call.out = Out::Var(index);
                             vars.0.push((

@@ -54,7 +54,7 @@ pub(crate) fn probe<T: Send + Sync + 'static>(
             else {
                 continue;
             };
-            let ok = matches!(run.steps[i].2, CallOutcome::Ok(_));
+            let ok = matches!(run.steps[i].2, CallOutcome::Ok(..));
             out.push((m, std::mem::take(&mut run.recorded[i])));
             if ok {
                 break;

@@ -112,6 +112,16 @@ pub(crate) fn gated_entries(trace: &[Step]) -> Vec<String> {
     entries
 }
 
+/// `let schedule = threadsafe_rt::schedule!(...);` with `entries`, in a test's body.
+pub(super) fn schedule_block(entries: &[String], out: &mut String) {
+    out.push_str("    let schedule = threadsafe_rt::schedule!(\n");
+    for (i, e) in entries.iter().enumerate() {
+        let arrow = if i == 0 { "" } else { "-> " };
+        out.push_str(&format!("        {arrow}{e:?}\n"));
+    }
+    out.push_str("    );\n");
+}
+
 /// The failing interleaving as a gated `#[test]` (see [`gated_entries`]).
 pub(crate) fn render_gated<T>(
     desc: &Description<T>,
@@ -129,12 +139,7 @@ pub(crate) fn render_gated<T>(
         config.seed
     );
     w.stmts(&test.prefix, Scope::Prefix, "    ", &mut out);
-    out.push_str("    let schedule = threadsafe_rt::schedule!(\n");
-    for (i, e) in entries.iter().enumerate() {
-        let arrow = if i == 0 { "" } else { "-> " };
-        out.push_str(&format!("        {arrow}{e:?}\n"));
-    }
-    out.push_str("    );\n");
+    schedule_block(entries, &mut out);
     out.push_str("    let outcome = threadsafe_rt::gates::run(schedule, |s| {\n");
     w.spawns(
         "    ",

@@ -11,11 +11,12 @@ use crate::subject::Skipped;
 
 mod gated;
 mod interleaving;
+mod results;
 mod rust;
 mod violation;
 
 pub(crate) use rust::render_body;
-pub(crate) use violation::{violation, Found};
+pub(crate) use violation::{violation, Finding, Found, WrongResults};
 
 /// The outcome of [`check`](crate::check).
 #[derive(Clone, Debug)]
@@ -35,6 +36,8 @@ pub struct Report {
     pub elapsed: Duration,
     /// Methods left out, with the reason.
     pub skipped: Vec<Skipped>,
+    /// How the results of calls were compared.
+    pub results: ResultsNotes,
     /// Tests whose executions ran under the controlled scheduler.
     pub controlled_tests: u64,
     /// Controlled executions that had to give up control (something blocked outside the
@@ -145,6 +148,30 @@ pub enum Failure {
         /// Each blocked thread and the method it was in, e.g. `thread 1 in `eq``.
         blocked: Vec<String>,
     },
+    /// The calls returned results that no sequential order of the same calls gives.
+    Results {
+        /// The calls whose results differ from those of the nearest sequential order, e.g.
+        /// ``after the threads joined cut.total() -> 203``.
+        calls: Vec<String>,
+        /// Each thread's calls with what they returned, the post part, and what the
+        /// sequential orders give instead.
+        table: String,
+    },
+}
+
+/// How a check compared the results of calls.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ResultsNotes {
+    /// Whether return values were compared ([`Config::results`](crate::Config::results)).
+    pub compared: bool,
+    /// Methods whose results were not compared, each with the reason.
+    pub not_compared: std::collections::BTreeMap<String, String>,
+    /// Executions whose results were not judged: too many sequential orders to search.
+    pub unjudged: u64,
+    /// Results no sequential order gave that did not come back when the same controlled
+    /// execution ran again (something outside the schedule decided them): not reported.
+    pub not_reproduced: u64,
 }
 
 impl Report {
@@ -158,6 +185,7 @@ impl Report {
             executions: 0,
             elapsed: Duration::ZERO,
             skipped,
+            results: ResultsNotes::default(),
             controlled_tests: 0,
             uncontrolled_runs: 0,
             abandoned_threads: 0,
@@ -197,7 +225,44 @@ impl fmt::Display for Failure {
                 )
             }
             Failure::Deadlock { blocked } => write!(f, "deadlock: {}", blocked.join("; ")),
+            Failure::Results { calls, .. } => write!(
+                f,
+                "results that no sequential order of the same calls gives: {}",
+                calls.join("; ")
+            ),
         }
+    }
+}
+
+impl fmt::Display for ResultsNotes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if !self.compared {
+            return writeln!(
+                f,
+                "  results: not compared (`results = false`): panics and deadlocks only"
+            );
+        }
+        if !self.not_compared.is_empty() {
+            writeln!(f, "  results not compared:")?;
+            for (method, why) in &self.not_compared {
+                writeln!(f, "    - `{method}`: {why}")?;
+            }
+        }
+        if self.unjudged > 0 {
+            writeln!(
+                f,
+                "  note: the results of {} execution(s) were not judged: too many sequential orders to search",
+                self.unjudged
+            )?;
+        }
+        if self.not_reproduced > 0 {
+            writeln!(
+                f,
+                "  note: {} result(s) that no sequential order gave did not come back when the same controlled execution ran again (not reported)",
+                self.not_reproduced
+            )?;
+        }
+        Ok(())
     }
 }
 
@@ -208,12 +273,28 @@ impl fmt::Display for Report {
         match &self.verdict {
             Verdict::Violation(v) => {
                 writeln!(f, "threadsafe: `{name}` is not thread-safe")?;
-                writeln!(f, "  failure: {}", v.failure)?;
-                writeln!(
-                    f,
-                    "  oracle:  none of the {} sequential orders of the same calls fails this way",
-                    v.linearizations
-                )?;
+                match &v.failure {
+                    Failure::Results { table, .. } => {
+                        writeln!(
+                            f,
+                            "  failure: results that no sequential order of the same calls gives"
+                        )?;
+                        write!(f, "{table}")?;
+                        writeln!(
+                            f,
+                            "  oracle:  none of the {} sequential orders of the same calls gives these results",
+                            v.linearizations
+                        )?;
+                    }
+                    failure => {
+                        writeln!(f, "  failure: {failure}")?;
+                        writeln!(
+                            f,
+                            "  oracle:  none of the {} sequential orders of the same calls fails this way",
+                            v.linearizations
+                        )?;
+                    }
+                }
                 writeln!(
                     f,
                     "  seed:    {} (set THREADSAFE_SEED={} to generate the same tests)",
@@ -253,6 +334,9 @@ impl fmt::Display for Report {
             for s in &self.skipped {
                 writeln!(f, "    - `{}`: {}", s.method, s.reason)?;
             }
+        }
+        if !matches!(self.verdict, Verdict::CannotCheck(_)) {
+            write!(f, "{}", self.results)?;
         }
         match (&self.coverage, &self.verdict) {
             (_, Verdict::CannotCheck(_)) => {}

@@ -74,7 +74,7 @@ impl<'d, T> Writer<'d, T> {
         }
     }
 
-    fn expr(&self, call: &Call) -> String {
+    pub(super) fn expr(&self, call: &Call) -> String {
         let op = self.desc.op_at(call.op);
         let args: Vec<String> = call
             .args
@@ -137,7 +137,7 @@ impl<'d, T> Writer<'d, T> {
         }
     }
 
-    fn stmt(&self, call: &Call, scope: Scope, indent: &str, out: &mut String) {
+    pub(super) fn stmt(&self, call: &Call, scope: Scope, indent: &str, out: &mut String) {
         let e = self.expr(call);
         let line = match call.out {
             Out::Instance(i, _) if scope == Scope::Prefix => {
@@ -160,6 +160,34 @@ impl<'d, T> Writer<'d, T> {
         out.push_str(indent);
         out.push_str(&line);
         out.push('\n');
+    }
+
+    /// A call as a statement that keeps its return value, for the results a reproducer
+    /// compares: the expression of the kept value (`name`, or the call's output variable
+    /// cloned when later calls use it; a returned reference is made owned).
+    pub(super) fn stmt_kept(
+        &self,
+        call: &Call,
+        scope: Scope,
+        name: &str,
+        indent: &str,
+        out: &mut String,
+    ) -> String {
+        let e = self.expr(call);
+        let owned = |v: &str| match self.desc.op_at(call.op).returns {
+            Some(ty) if ty.starts_with('&') => format!("{v}.to_owned()"),
+            _ => v.to_string(),
+        };
+        let (binding, kept) = match call.out {
+            Out::Var(index) if self.used.contains(&VarRef { scope, index }) => {
+                let v = var_name(VarRef { scope, index });
+                let kept = format!("{v}.clone()");
+                (v, kept)
+            }
+            _ => (name.to_string(), owned(name)),
+        };
+        out.push_str(&format!("{indent}let {binding} = {e};\n"));
+        kept
     }
 
     /// The calls of one part of the test, a statement each.

@@ -1,14 +1,16 @@
 //! A [`Violation`] built from a failed execution: the failure in words, the reproducer, and
 //! for a controlled execution its interleaving and the gated test that enforces it.
 
+use std::collections::HashSet;
 use std::time::Duration;
 
 use super::gated::{gated_entries, render_gated};
 use super::interleaving::render_interleaving;
+use super::results;
 use super::rust::{method_at, render_reproducer, scope_name};
 use super::{Failure, Violation};
 use crate::config::Config;
-use crate::exec::{Blocked, ExecOutcome};
+use crate::exec::{Blocked, ExecOutcome, Results, Site};
 use crate::point::Step;
 use crate::subject::Description;
 use crate::testcase::TestCase;
@@ -22,36 +24,67 @@ pub(crate) struct Found {
     pub(crate) replay: Option<String>,
 }
 
-/// The violation shown by the failed execution `failure` of `test` (`trace`: its steps,
-/// when it was controlled), which `linearizations` sequential orders did not reproduce.
+/// What the oracle found in an execution.
+pub(crate) enum Finding<'a> {
+    /// It failed (a panic or a deadlock) in a way no sequential order does.
+    Failed(&'a ExecOutcome),
+    /// Its results are not those of any sequential order.
+    Results(WrongResults<'a>),
+}
+
+/// Results no sequential order gives: the `observed` ones, and those the sequential orders
+/// give, each with an order that gives it (values at the calls in `varying` differ between
+/// sequential runs: not compared).
+#[derive(Clone, Copy)]
+pub(crate) struct WrongResults<'a> {
+    pub(crate) observed: &'a Results,
+    pub(crate) sequential: &'a [(Results, Vec<usize>)],
+    pub(crate) varying: &'a HashSet<Site>,
+}
+
+/// The violation shown by `finding` in an execution of `test` (`trace`: its steps, when it
+/// was controlled), which `linearizations` sequential orders did not reproduce.
 pub(crate) fn violation<T>(
     desc: &Description<T>,
     test: &TestCase,
-    failure: &ExecOutcome,
+    finding: Finding<'_>,
     linearizations: usize,
     trace: Option<&[Step]>,
     config: &Config,
     found: Found,
 ) -> Violation {
-    let failure = describe_failure(desc, test, failure);
+    let failure = match &finding {
+        Finding::Failed(outcome) => describe_failure(desc, test, outcome),
+        Finding::Results(wrong) => results::describe(desc, test, wrong),
+    };
     let repeat = (found.executions * 2).clamp(1_000, 100_000);
+    let replay = found.replay.as_deref();
     let schedule = match (trace, &failure) {
-        (Some(t), Failure::Panic { .. }) => Some(gated_entries(t)).filter(|e| !e.is_empty()),
+        (Some(t), Failure::Panic { .. } | Failure::Results { .. }) => {
+            Some(gated_entries(t)).filter(|e| !e.is_empty())
+        }
         _ => None,
     };
-    Violation {
-        gated: schedule
-            .as_deref()
-            .map(|e| render_gated(desc, test, &failure, config, e)),
-        schedule,
-        reproducer: render_reproducer(
-            desc,
-            test,
-            &failure,
-            config,
-            repeat,
-            found.replay.as_deref(),
+    let (reproducer, gated) = match &finding {
+        Finding::Results(wrong) => (
+            results::render_reproducer(desc, test, &failure, wrong, config.seed, repeat, replay),
+            schedule
+                .as_deref()
+                .and_then(|e| results::render_gated(desc, test, &failure, wrong, config.seed, e)),
         ),
+        Finding::Failed(_) => (
+            None,
+            schedule
+                .as_deref()
+                .map(|e| render_gated(desc, test, &failure, config, e)),
+        ),
+    };
+    let reproducer = reproducer
+        .unwrap_or_else(|| render_reproducer(desc, test, &failure, config, repeat, replay));
+    Violation {
+        gated,
+        schedule,
+        reproducer,
         interleaving: trace.map(|t| render_interleaving(desc, test, t)),
         replay: found.replay,
         failure,

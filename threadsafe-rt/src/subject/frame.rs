@@ -44,8 +44,6 @@ pub struct Frame<'a, T> {
     pub(crate) observe: bool,
     /// The return value as observed, when `observe` is set and the call returned a value
     /// other than `()`, `!` or a new instance.
-    // Read by the results oracle, the next step.
-    #[allow(dead_code)]
     pub(crate) observed: Option<Observation>,
 }
 

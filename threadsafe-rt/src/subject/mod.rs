@@ -25,7 +25,7 @@ mod probe;
 pub(crate) use construct::{assoc_path, description};
 pub(crate) use frame::{ArgSlot, Output, RecvSlot};
 pub use frame::{Frame, Stash, StashDrop, StashKeep, Unavailable};
-pub(crate) use observe::Observation;
+pub(crate) use observe::{Observation, Observed};
 pub use observe::{Observe, ObserveDebug, ObserveNothing, ObserveValue};
 pub(crate) use op::ParamKind;
 pub use op::{CloneFn, InstancePass, Op, Param, Pass, Receiver};
@@ -133,6 +133,15 @@ impl<T> Description<T> {
     pub(crate) fn concurrent_methods(&self) -> Vec<usize> {
         (0..self.methods.len())
             .filter(|&m| self.methods[m].receiver.is_concurrent())
+            .collect()
+    }
+
+    /// The concurrent methods that observe the state: no argument beyond the receiver, and
+    /// a return value the oracle can look at (`len`, `total`, `snapshot`, `is_empty`).
+    pub(crate) fn observers(&self) -> Vec<usize> {
+        self.concurrent_methods()
+            .into_iter()
+            .filter(|&m| self.methods[m].params.is_empty() && self.methods[m].returns.is_some())
             .collect()
     }
 

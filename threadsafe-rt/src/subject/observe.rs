@@ -45,8 +45,6 @@ enum Repr {
     Debug(String),
 }
 
-// Read by the results oracle, which is the next step; until then only the tests compare.
-#[allow(dead_code)]
 impl Observed {
     fn value<R: PartialEq + Debug + Send + Sync + 'static>(value: R) -> Self {
         Observed(Repr::Value {
@@ -93,8 +91,6 @@ impl Debug for Observed {
 
 /// What a call's return value came to.
 #[derive(Clone, Debug)]
-// Read by the results oracle, the next step.
-#[allow(dead_code)]
 pub(crate) enum Observation {
     /// A value the oracle can compare.
     Value(Observed),

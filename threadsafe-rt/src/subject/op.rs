@@ -37,11 +37,8 @@ pub struct Op<T> {
     /// The return type as written, for a method whose results can be compared (not `()`,
     /// `!` or a new instance), e.g. `Option<u32>` or `Iter<'_, u32>`: the report names it
     /// when its results are not compared.
-    // Read by the results oracle, the next step (as `nondeterministic`).
-    #[allow(dead_code)]
     pub(crate) returns: Option<&'static str>,
     /// `#[thread_safe(nondeterministic)]`: the results of this method are never compared.
-    #[allow(dead_code)]
     pub(crate) nondeterministic: bool,
 }
 

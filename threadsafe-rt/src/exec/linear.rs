@@ -1,0 +1,282 @@
+//! Sequential runs on the batch's workers, for the oracle's results: a test's calls one at a
+//! time in a given order (a linearization), each call on the worker of the thread that makes
+//! it in the concurrent executions, and the prefix and the post part on worker 0, as there.
+//! A call that depends on the thread it runs on (a thread-local, a shard chosen by
+//! `ThreadId`) then sees the same thread in both, so that only a real bug tells them apart.
+//!
+//! The calls of all the runs asked for form one sequence of slots (a run's prefix, its
+//! calls in order, its post part); a shared counter says whose slot it is, and the worker
+//! that finishes a slot wakes the worker of the next one.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::thread::Thread;
+use std::time::Duration;
+
+use super::call::{call_shared, materialize, CallOutcome, Pool, Value};
+use super::execution::{run_post, run_prefix};
+use super::outcome::{Site, IDLE};
+use super::results::Results;
+use super::worker::{Done, Worker};
+use crate::lock::lock;
+use crate::panics;
+use crate::subject::Description;
+use crate::testcase::{Scope, TestCase};
+
+/// What a slot does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Step {
+    /// Run `run`'s prefix (worker 0).
+    Prefix(usize),
+    /// Run thread `t`'s next call in `run`.
+    Call(usize, usize),
+    /// Run `run`'s post part (worker 0).
+    Post(usize),
+    /// End a partial `run` without its post part (worker 0).
+    End(usize),
+}
+
+impl Step {
+    fn worker(self) -> usize {
+        match self {
+            Step::Prefix(_) | Step::Post(_) | Step::End(_) => 0,
+            Step::Call(_, t) => t,
+        }
+    }
+}
+
+/// The state of one run.
+struct RunState<T> {
+    /// The run's instances, from its prefix to its post part.
+    pool: Option<Arc<Pool<T>>>,
+    /// The prefix ran through.
+    valid: bool,
+    outcomes: Vec<(Site, CallOutcome)>,
+    /// Threads whose call failed: their later calls do not run.
+    dead: Vec<bool>,
+}
+
+struct Shared<T: 'static> {
+    /// Seeds the pauses before each call, when the runs are paced.
+    pace: Option<u64>,
+    desc: &'static Description<T>,
+    test: Arc<TestCase>,
+    slots: Vec<Step>,
+    turn: AtomicUsize,
+    abort: AtomicBool,
+    runs: Vec<Mutex<RunState<T>>>,
+    /// Each worker's thread, to wake it when its slot comes.
+    threads: Vec<OnceLock<Thread>>,
+    done: Done,
+}
+
+impl<T: Send + Sync + 'static> Shared<T> {
+    fn worker_body(&self, w: usize) {
+        let _ = self.threads[w].set(std::thread::current());
+        // This worker's output variables, per thread it plays (only its own), per run.
+        let mut local: Vec<Option<Value>> = Vec::new();
+        let mut local_run = usize::MAX;
+        let mut next_call = 0;
+        for (i, &step) in self.slots.iter().enumerate() {
+            if step.worker() != w {
+                continue;
+            }
+            if !self.wait_turn(i) {
+                return;
+            }
+            if let Some(seed) = self.pace {
+                pause(seed, i);
+            }
+            match step {
+                Step::Prefix(r) => {
+                    let pool = panics::catch(|| run_prefix(self.desc, &self.test))
+                        .ok()
+                        .flatten()
+                        .map(Arc::new);
+                    let mut st = lock(&self.runs[r]);
+                    st.valid = pool.is_some();
+                    st.pool = pool;
+                }
+                Step::Call(r, t) => {
+                    if local_run != r {
+                        local_run = r;
+                        next_call = 0;
+                        local = (0..self.test.var_count(Scope::Thread(t)))
+                            .map(|_| None)
+                            .collect();
+                    }
+                    let k = next_call;
+                    next_call += 1;
+                    let (pool, dead) = {
+                        let st = lock(&self.runs[r]);
+                        (st.pool.clone(), st.dead[t])
+                    };
+                    if let (Some(pool), false) = (pool, dead) {
+                        let call = &self.test.threads[t][k];
+                        crate::sched::set_call(k);
+                        let scope = Scope::Thread(t);
+                        let o = match panics::catch(|| materialize(self.desc, call)) {
+                            Ok(fresh) => {
+                                call_shared(self.desc, call, &pool, scope, &mut local, fresh, true)
+                            }
+                            Err(p) => CallOutcome::Panic(p),
+                        };
+                        let mut st = lock(&self.runs[r]);
+                        st.dead[t] = !matches!(o, CallOutcome::Ok(..));
+                        st.outcomes.push((Site::thread(t, k), o));
+                    }
+                }
+                Step::Post(r) => {
+                    let (pool, mut outcomes) = {
+                        let mut st = lock(&self.runs[r]);
+                        (st.pool.clone(), std::mem::take(&mut st.outcomes))
+                    };
+                    if let Some(pool) = pool {
+                        let at = AtomicUsize::new(IDLE);
+                        run_post(self.desc, &self.test, &pool, &mut outcomes, &at, true);
+                    }
+                    let mut st = lock(&self.runs[r]);
+                    st.outcomes = outcomes;
+                    st.pool = None;
+                }
+                Step::End(r) => lock(&self.runs[r]).pool = None,
+            }
+            self.pass_turn(i);
+        }
+        self.done.finish();
+    }
+
+    /// Waits until slot `i` has the turn; false if the runs were aborted.
+    fn wait_turn(&self, i: usize) -> bool {
+        let mut spins = 0u32;
+        loop {
+            if self.abort.load(Ordering::Acquire) {
+                return false;
+            }
+            if self.turn.load(Ordering::Acquire) == i {
+                return true;
+            }
+            spins += 1;
+            if spins < 128 {
+                std::hint::spin_loop();
+            } else if spins < 160 {
+                std::thread::yield_now();
+            } else {
+                std::thread::park_timeout(Duration::from_micros(200));
+            }
+        }
+    }
+
+    /// Slot `i` is done: the next slot's worker may go.
+    fn pass_turn(&self, i: usize) {
+        self.turn.store(i + 1, Ordering::Release);
+        if let Some(next) = self.slots.get(i + 1) {
+            if let Some(th) = self.threads[next.worker()].get() {
+                th.unpark();
+            }
+        }
+    }
+}
+
+/// Sleeps before slot `i` of paced runs: nothing half the time, else up to a few
+/// milliseconds (seeded), so that a result that depends on the time taken shows it.
+fn pause(seed: u64, i: usize) {
+    let mut z = seed ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 31)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z ^= z >> 29;
+    let micros = [0, 0, 0, 0, 50, 300, 1_200, 3_000][(z % 8) as usize];
+    if micros > 0 {
+        std::thread::sleep(Duration::from_micros(micros));
+    }
+}
+
+/// Runs `test` once per order of `orders` (each a thread id per step: a linearization of
+/// the threads' calls, or the start of one, which runs without the post part), each on a
+/// fresh prefix, on `workers`; with `pace`, each call after a seeded pause. The results
+/// of each run, or `None` for a run whose prefix failed or that did not finish (a run that
+/// makes no progress for `timeout` is given up, with the rest, and its worker left behind).
+pub(super) fn run<T: Send + Sync + 'static>(
+    workers: &mut Vec<Worker>,
+    desc: &'static Description<T>,
+    test: &Arc<TestCase>,
+    orders: &[Vec<usize>],
+    pace: Option<u64>,
+    timeout: Duration,
+) -> Vec<Option<Results>> {
+    let n = test.threads.len();
+    let mut slots = Vec::new();
+    let calls: usize = test.threads.iter().map(Vec::len).sum();
+    for (r, order) in orders.iter().enumerate() {
+        slots.push(Step::Prefix(r));
+        slots.extend(order.iter().map(|&t| Step::Call(r, t)));
+        // A partial order (the oracle's search) has no post part.
+        if order.len() == calls {
+            slots.push(Step::Post(r));
+        } else {
+            slots.push(Step::End(r));
+        }
+    }
+    let shared = Arc::new(Shared {
+        pace,
+        desc,
+        test: test.clone(),
+        slots,
+        turn: AtomicUsize::new(0),
+        abort: AtomicBool::new(false),
+        runs: orders
+            .iter()
+            .map(|_| {
+                Mutex::new(RunState {
+                    pool: None,
+                    valid: false,
+                    outcomes: Vec::new(),
+                    dead: vec![false; n],
+                })
+            })
+            .collect(),
+        threads: (0..n).map(|_| OnceLock::new()).collect(),
+        done: Done::new(n),
+    });
+    while workers.len() < n {
+        let name = format!("threadsafe-suffix-{}", workers.len());
+        workers.push(Worker::spawn(&name));
+    }
+    for (w, worker) in workers[..n].iter().enumerate() {
+        let s = shared.clone();
+        worker.start(Box::new(move || s.worker_body(w)));
+    }
+    let progress = || shared.turn.load(Ordering::Acquire);
+    let blocked = || {
+        let turn = shared.turn.load(Ordering::Acquire);
+        shared
+            .slots
+            .get(turn)
+            .map_or(true, |s| workers[s.worker()].is_blocked())
+    };
+    let finished = shared.done.wait(timeout, progress, blocked);
+    let completed = if finished {
+        orders.len()
+    } else {
+        shared.abort.store(true, Ordering::Release);
+        let turn = shared.turn.load(Ordering::Acquire);
+        if let Some(stuck) = shared.slots.get(turn) {
+            workers[stuck.worker()].abandon();
+        }
+        // The runs whose post part passed.
+        shared.slots[..turn.min(shared.slots.len())]
+            .iter()
+            .filter(|s| matches!(s, Step::Post(_) | Step::End(_)))
+            .count()
+    };
+    shared
+        .runs
+        .iter()
+        .enumerate()
+        .map(|(r, st)| {
+            let st = lock(st);
+            (r < completed && st.valid)
+                .then(|| Results::of(n, &st.outcomes))
+                .flatten()
+        })
+        .collect()
+}

@@ -1,0 +1,282 @@
+//! The results oracle: which results the linearizations of one test give, learned as they
+//! are needed and kept for the test's lifetime, so that judging an execution is a lookup.
+//!
+//! [`Sequential::explains`] looks the results up among those known; when they are not
+//! there it runs more linearizations, a few at a time, each [`REPEATS`] times on fresh
+//! instances, until one gives them or none is left. A value that differs between the runs
+//! of one linearization (hash order, a clock, an address, a random token) is not compared
+//! from then on, at that call. Before a violation is reported, [`Sequential::confirm`] runs
+//! every linearization [`CONFIRM_RUNS`] more times looking for the results.
+//!
+//! With more linearizations than [`MAX_ENUMERATED`] (4 threads of 3 calls have 369,600),
+//! the search builds them call by call instead: a partial order is extended only while the
+//! results of its calls so far are those of the execution, so orders that already disagree
+//! are never completed (Wing & Gong's search, pruned by results). A search that would need
+//! more than [`MAX_SEARCH_RUNS`] runs gives up: the results are then not judged (never
+//! reported), and the report counts them.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::orders::{count_linearizations, linearizations};
+use crate::exec::{ConcRunner, Res, Results, Site};
+use crate::subject::Description;
+use crate::testcase::TestCase;
+
+/// Runs of each linearization, on fresh instances, to see which values vary.
+pub(crate) const REPEATS: usize = 2;
+
+/// Runs of each linearization before a violation is reported.
+pub(crate) const CONFIRM_RUNS: usize = 20;
+
+/// Of those, runs with pauses before the calls (a result that depends on the time taken
+/// then varies).
+pub(crate) const PACED_RUNS: usize = 4;
+
+/// Linearizations enumerated at most; beyond, the pruned search.
+pub(crate) const MAX_ENUMERATED: u64 = 720;
+
+/// Runs (partial or whole orders) one search may take.
+pub(crate) const MAX_SEARCH_RUNS: usize = 20_000;
+
+/// Orders run at once (one hand-over of the workers).
+const CHUNK: usize = 2;
+
+/// What the oracle says of some results.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Explained {
+    /// A linearization gives them.
+    Yes,
+    /// No linearization gives them: every one was run.
+    No,
+    /// Too many linearizations to decide within the search's bound: not judged.
+    Unknown,
+}
+
+/// The results of one test's linearizations, as far as they were needed.
+pub(crate) struct Sequential {
+    test: Arc<TestCase>,
+    /// Every linearization, in the order they are tried (enumerated only when few).
+    orders: Option<Vec<Vec<usize>>>,
+    /// How many of `orders` have run.
+    tried: usize,
+    /// The distinct results seen, each with an order that gave it.
+    known: Vec<(Results, Vec<usize>)>,
+    /// Calls whose value differed between runs of one linearization.
+    varying: HashSet<Site>,
+    /// Linearization runs made (whole or partial orders).
+    pub(crate) runs: usize,
+    timeout: Duration,
+}
+
+impl Sequential {
+    /// The oracle of `test`, with the calls at `varying` not compared from the start (their
+    /// methods' results varied in earlier tests); a run that makes no progress for
+    /// `timeout` is given up.
+    pub(crate) fn new(test: Arc<TestCase>, varying: HashSet<Site>, timeout: Duration) -> Self {
+        let lens: Vec<usize> = test.threads.iter().map(Vec::len).collect();
+        let orders = (count_linearizations(&lens) <= MAX_ENUMERATED).then(|| linearizations(&lens));
+        Sequential {
+            test,
+            orders,
+            tried: 0,
+            known: Vec::new(),
+            varying,
+            runs: 0,
+            timeout,
+        }
+    }
+
+    /// The number of linearizations of the test.
+    pub(crate) fn count(&self) -> u64 {
+        let lens: Vec<usize> = self.test.threads.iter().map(Vec::len).collect();
+        count_linearizations(&lens)
+    }
+
+    /// The calls whose values are not compared because they varied between runs.
+    pub(crate) fn varying(&self) -> &HashSet<Site> {
+        &self.varying
+    }
+
+    /// The distinct results the linearizations gave, each with an order that gave it.
+    pub(crate) fn known(&self) -> &[(Results, Vec<usize>)] {
+        &self.known
+    }
+
+    /// Whether results the known ones already give `r`.
+    fn lookup(&self, r: &Results) -> bool {
+        self.known
+            .iter()
+            .any(|(k, _)| r.same(k, |s| self.varying.contains(&s)))
+    }
+
+    /// Keeps `r`, which `order` gave, unless it is known.
+    fn keep(&mut self, r: &Results, order: &[usize]) {
+        if !self.known.iter().any(|(k, _)| k.same(r, |_| false)) {
+            self.known.push((r.clone(), order.to_vec()));
+        }
+    }
+
+    /// Whether a linearization gives `r`, running more of them as needed.
+    pub(crate) fn explains<T: Send + Sync + 'static>(
+        &mut self,
+        r: &Results,
+        conc: &mut ConcRunner,
+        desc: &'static Description<T>,
+    ) -> Explained {
+        if self.lookup(r) {
+            return Explained::Yes;
+        }
+        let Some(orders) = self.orders.clone() else {
+            return self.search(r, conc, desc, 1);
+        };
+        while self.tried < orders.len() {
+            let end = (self.tried + CHUNK).min(orders.len());
+            let chunk: Vec<Vec<usize>> = orders[self.tried..end].to_vec();
+            self.tried = end;
+            self.run_orders(&chunk, REPEATS, None, conc, desc);
+            if self.lookup(r) {
+                return Explained::Yes;
+            }
+        }
+        Explained::No
+    }
+
+    /// The check before a report: every linearization runs [`CONFIRM_RUNS`] more times
+    /// (the search, once more per run); whether one gives `r` after all.
+    pub(crate) fn confirm<T: Send + Sync + 'static>(
+        &mut self,
+        r: &Results,
+        conc: &mut ConcRunner,
+        desc: &'static Description<T>,
+    ) -> Explained {
+        let Some(orders) = self.orders.clone() else {
+            return self.search(r, conc, desc, 3);
+        };
+        for (i, chunk) in orders.chunks(CHUNK).enumerate() {
+            self.run_orders(chunk, CONFIRM_RUNS - PACED_RUNS, None, conc, desc);
+            self.run_orders(chunk, PACED_RUNS, Some(i as u64), conc, desc);
+            if self.lookup(r) {
+                return Explained::Yes;
+            }
+        }
+        Explained::No
+    }
+
+    /// Runs each of `orders` `repeats` times (paced by `pace`) and learns from the
+    /// results.
+    fn run_orders<T: Send + Sync + 'static>(
+        &mut self,
+        orders: &[Vec<usize>],
+        repeats: usize,
+        pace: Option<u64>,
+        conc: &mut ConcRunner,
+        desc: &'static Description<T>,
+    ) {
+        let runs: Vec<Vec<usize>> = orders
+            .iter()
+            .flat_map(|o| std::iter::repeat(o.clone()).take(repeats))
+            .collect();
+        let results = conc.run_linear(desc, &self.test, &runs, pace, self.timeout);
+        self.runs += runs.len();
+        for (order, same_order) in orders.iter().zip(results.chunks(repeats)) {
+            self.learn(order, same_order.iter().flatten());
+        }
+    }
+
+    /// Takes the results of runs of `order`: values that differ between them vary; each
+    /// distinct result is known.
+    fn learn<'r>(&mut self, order: &[usize], runs: impl Iterator<Item = &'r Results> + Clone) {
+        let first = runs.clone().next();
+        for r in runs {
+            if let Some(first) = first {
+                if first.same_shape(r) {
+                    self.varying.extend(first.differing(r));
+                }
+            }
+            self.keep(r, order);
+        }
+    }
+
+    /// The search over partial orders (too many linearizations to enumerate), `passes`
+    /// times (each with fresh instances). A partial order is extended by one call of each
+    /// thread that has calls left, and kept while its calls' results are those of `r`;
+    /// a complete order whose post part also gives `r`'s explains it.
+    fn search<T: Send + Sync + 'static>(
+        &mut self,
+        r: &Results,
+        conc: &mut ConcRunner,
+        desc: &'static Description<T>,
+        passes: usize,
+    ) -> Explained {
+        let lens: Vec<usize> = self.test.threads.iter().map(Vec::len).collect();
+        let total: usize = lens.iter().sum();
+        for _ in 0..passes {
+            let mut frontier: Vec<Vec<usize>> = vec![Vec::new()];
+            let mut spent = 0;
+            for _ in 0..total {
+                let next: Vec<Vec<usize>> = frontier
+                    .iter()
+                    .flat_map(|p| {
+                        let lens = &lens;
+                        (0..lens.len())
+                            .filter(move |&t| p.iter().filter(|&&x| x == t).count() < lens[t])
+                            .map(move |t| {
+                                let mut q = p.clone();
+                                q.push(t);
+                                q
+                            })
+                    })
+                    .collect();
+                spent += next.len();
+                if spent > MAX_SEARCH_RUNS {
+                    return Explained::Unknown;
+                }
+                let complete = next.first().is_some_and(|q| q.len() == total);
+                let results = conc.run_linear(desc, &self.test, &next, None, self.timeout);
+                self.runs += next.len();
+                frontier = next
+                    .into_iter()
+                    .zip(results)
+                    .filter_map(|(q, res)| {
+                        let res = res?;
+                        let agrees = if complete {
+                            self.keep(&res, &q);
+                            r.same(&res, |s| self.varying.contains(&s))
+                        } else {
+                            agrees_so_far(r, &res, &q, &self.varying)
+                        };
+                        agrees.then_some(q)
+                    })
+                    .collect();
+                if frontier.is_empty() {
+                    break;
+                }
+                if complete {
+                    return Explained::Yes;
+                }
+            }
+        }
+        Explained::No
+    }
+}
+
+/// Whether the calls that partial order `q` ran gave the results `r` has at the same calls.
+fn agrees_so_far(r: &Results, partial: &Results, q: &[usize], varying: &HashSet<Site>) -> bool {
+    let mut done = vec![0usize; r.threads.len()];
+    for &t in q {
+        done[t] += 1;
+    }
+    (0..r.threads.len()).all(|t| {
+        let want = &r.threads[t];
+        let got = &partial.threads[t];
+        // A thread that stopped (panicked) early in the partial run stops in `r` too.
+        got.len() == done[t].min(want.len())
+            && got
+                .iter()
+                .zip(want)
+                .enumerate()
+                .all(|(k, (g, w))| Res::agree(g, w, varying.contains(&Site::thread(t, k))))
+    })
+}
