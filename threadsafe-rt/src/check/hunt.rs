@@ -148,7 +148,11 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
             return None;
         }
         let known_varying = sites_of(self.desc, &ready.test, &self.varying_methods);
-        let mut seq = Sequential::new(ready.test.clone(), known_varying, timeout);
+        // Judging the last test of the budget may take a little longer than the budget.
+        let deadline = self
+            .deadline
+            .max(Instant::now() + Duration::from_millis(500));
+        let mut seq = Sequential::new(ready.test.clone(), known_varying, timeout, deadline);
         let mut verdict = None;
         for seen in &batch.results.seen {
             match seq.explains(&seen.results, &mut self.conc, self.desc) {

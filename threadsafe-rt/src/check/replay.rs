@@ -99,7 +99,7 @@ pub(super) fn replay<T: Send + Sync + 'static>(
             report.verdict = passed();
             return;
         };
-        let mut sequential = Sequential::new(ready.test.clone(), HashSet::new(), timeout);
+        let mut sequential = Sequential::new(ready.test.clone(), HashSet::new(), timeout, far);
         if sequential.explains(&seen.results, &mut conc, desc) == Explained::Yes {
             report.verdict = passed();
             return;

@@ -53,6 +53,8 @@ struct Batch<T: 'static> {
     /// Grows with every call and execution: the watchdog's sign of life.
     heartbeat: AtomicUsize,
     results: Vec<Mutex<Vec<(Site, CallOutcome)>>>,
+    /// Per thread, when each of its calls returned (results observed only).
+    ends: Vec<Mutex<Vec<Instant>>>,
     executions: AtomicUsize,
     outcome: Mutex<Option<ExecOutcome>>,
     /// The schedule of the failing controlled execution.
@@ -109,7 +111,8 @@ impl<T: Send + Sync + 'static> Batch<T> {
             let current = lock(&self.current).clone();
             let Some((pool, run)) = current else { break };
             let fresh = materialize_all(self.desc, &self.test.threads[t]);
-            let suffix = |fresh: Option<Vec<FreshArgs>>| match fresh {
+            let mut ends = Vec::new();
+            let mut suffix = |fresh: Option<Vec<FreshArgs>>| match fresh {
                 Some(f) => run_suffix(
                     self.desc,
                     &self.test,
@@ -117,7 +120,7 @@ impl<T: Send + Sync + 'static> Batch<T> {
                     &pool,
                     f,
                     &self.at[t],
-                    self.observe,
+                    self.observe.then_some(&mut ends),
                 ),
                 None => vec![(Site::thread(t, 0), CallOutcome::Unavailable)],
             };
@@ -142,6 +145,9 @@ impl<T: Send + Sync + 'static> Batch<T> {
             };
             self.heartbeat.fetch_add(1, Ordering::Relaxed);
             lock(&self.results[t]).extend(results);
+            if self.observe {
+                *lock(&self.ends[t]) = ends;
+            }
             // Thread 0 runs the post part, as it ran the prefix: a call that depends on the
             // thread it runs on sees the same thread in every execution and in the oracle's
             // sequential runs.
@@ -199,6 +205,12 @@ impl<T: Send + Sync + 'static> Batch<T> {
         };
         if self.observe && !matches!(outcome, ExecOutcome::Deadlock(_)) {
             if let Some(results) = Results::of(self.n, &all) {
+                let ends: Vec<Vec<Instant>> = self
+                    .ends
+                    .iter()
+                    .map(|e| std::mem::take(&mut *lock(e)))
+                    .collect();
+                let results = results.returned_at(&ends);
                 lock(&self.distinct).add(results, e, || run.map(|r| r.trace()));
             }
         }
@@ -268,6 +280,7 @@ pub(super) fn run<T: Send + Sync + 'static>(
         at: (0..=n).map(|_| AtomicUsize::new(IDLE)).collect(),
         heartbeat: AtomicUsize::new(0),
         results: (0..n).map(|_| Mutex::new(Vec::new())).collect(),
+        ends: (0..n).map(|_| Mutex::new(Vec::new())).collect(),
         executions: AtomicUsize::new(0),
         outcome: Mutex::new(None),
         trace: Mutex::new(None),

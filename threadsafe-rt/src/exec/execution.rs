@@ -2,6 +2,7 @@
 //! thread's suffix, and the post part after the threads joined.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
 
 use super::call::{call_in_prefix, call_shared, materialize, CallOutcome, FreshArgs, Pool, Value};
 use super::outcome::{Site, IDLE};
@@ -17,7 +18,9 @@ pub(super) fn run_prefix<T>(desc: &Description<T>, test: &TestCase) -> Option<Po
         .then_some(pool)
 }
 
-/// Runs thread `t`'s calls until one fails; `at` is told the call about to run.
+/// Runs thread `t`'s calls until one fails; `at` is told the call about to run. With
+/// `ends`, the return values are observed and the time each call returned is pushed there
+/// (the oracle tries the order in which they returned first).
 pub(super) fn run_suffix<T>(
     desc: &Description<T>,
     test: &TestCase,
@@ -25,7 +28,7 @@ pub(super) fn run_suffix<T>(
     pool: &Pool<T>,
     fresh: Vec<FreshArgs>,
     at: &AtomicUsize,
-    observe: bool,
+    mut ends: Option<&mut Vec<Instant>>,
 ) -> Vec<(Site, CallOutcome)> {
     let scope = Scope::Thread(t);
     let mut local: Vec<Option<Value>> = (0..test.var_count(scope)).map(|_| None).collect();
@@ -33,7 +36,10 @@ pub(super) fn run_suffix<T>(
     for (k, (call, f)) in test.threads[t].iter().zip(fresh).enumerate() {
         at.store(k + 1, Ordering::Release);
         crate::sched::set_call(k);
-        let o = call_shared(desc, call, pool, scope, &mut local, f, observe);
+        let o = call_shared(desc, call, pool, scope, &mut local, f, ends.is_some());
+        if let Some(ends) = ends.as_mut() {
+            ends.push(Instant::now());
+        }
         let stop = !matches!(o, CallOutcome::Ok(..));
         results.push((Site::thread(t, k), o));
         if stop {

@@ -86,7 +86,11 @@ fn execution<T: Send + Sync + 'static>(
                 let fresh = materialize_all(desc, &test.threads[t]);
                 shared.barrier.wait();
                 let r = match fresh {
-                    Some(f) => run_suffix(desc, &test, t, &shared.pool, f, &shared.at[t], observe),
+                    Some(f) => {
+                        let mut ends = Vec::new();
+                        let ends = observe.then_some(&mut ends);
+                        run_suffix(desc, &test, t, &shared.pool, f, &shared.at[t], ends)
+                    }
                     None => vec![(Site::thread(t, 0), CallOutcome::Unavailable)],
                 };
                 lock(&shared.results).extend(r);

@@ -1,6 +1,8 @@
 //! The results of an execution as the oracle compares them: what each call returned (its
 //! value, when observed) or where it panicked; and the distinct results a batch saw.
 
+use std::time::Instant;
+
 use super::call::CallOutcome;
 use super::outcome::Site;
 use crate::point::Step;
@@ -41,6 +43,9 @@ impl Res {
 pub(crate) struct Results {
     pub(crate) threads: Vec<Vec<Res>>,
     pub(crate) post: Vec<Res>,
+    /// The order in which the threads' calls returned (a thread id per call), when known:
+    /// the linearization the oracle tries first. Not part of the results' identity.
+    pub(crate) returned: Vec<usize>,
 }
 
 impl Results {
@@ -50,6 +55,7 @@ impl Results {
         let mut r = Results {
             threads: vec![Vec::new(); threads],
             post: Vec::new(),
+            returned: Vec::new(),
         };
         let mut sorted: Vec<&(Site, CallOutcome)> = outcomes.iter().collect();
         sorted.sort_by_key(|(s, _)| s.call);
@@ -68,6 +74,22 @@ impl Results {
             }
         }
         Some(r)
+    }
+
+    /// The same results, knowing when each thread's calls returned (`ends[t][k]`): the
+    /// order of the returns becomes the first linearization to try.
+    pub(crate) fn returned_at(mut self, ends: &[Vec<Instant>]) -> Self {
+        let mut when: Vec<(Instant, usize)> = ends
+            .iter()
+            .enumerate()
+            .flat_map(|(t, e)| e.iter().map(move |&at| (at, t)))
+            .collect();
+        when.sort();
+        let complete = when.len() == self.threads.iter().map(Vec::len).sum::<usize>();
+        if complete {
+            self.returned = when.into_iter().map(|(_, t)| t).collect();
+        }
+        self
     }
 
     /// Each call's site and result, threads first.
@@ -183,5 +205,123 @@ impl Distinct {
             trace: trace(),
             count: 1,
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::panics::PanicRecord;
+    use crate::subject::Observation;
+
+    fn ok(v: u32) -> CallOutcome {
+        CallOutcome::Ok(
+            super::super::Produced::Nothing,
+            Some(Observation::Value(Observed::value(v))),
+        )
+    }
+
+    fn panic_at(location: &str) -> CallOutcome {
+        CallOutcome::Panic(PanicRecord {
+            location: location.to_string(),
+            message: String::new(),
+            order: 0,
+            aborted: false,
+        })
+    }
+
+    fn results(outcomes: Vec<(Site, CallOutcome)>) -> Results {
+        Results::of(2, &outcomes).expect("every call was made")
+    }
+
+    #[test]
+    fn results_are_ordered_by_thread_and_call_whatever_the_order_they_came_in() {
+        let r = results(vec![
+            (Site::post(0), ok(9)),
+            (Site::thread(1, 0), ok(2)),
+            (Site::thread(0, 1), ok(1)),
+            (Site::thread(0, 0), ok(0)),
+        ]);
+        let shown: Vec<(Site, String)> = r
+            .iter()
+            .map(|(s, res)| match res {
+                Res::Value(v) => (s, v.debug()),
+                other => (s, format!("{other:?}")),
+            })
+            .collect();
+        assert_eq!(
+            shown,
+            vec![
+                (Site::thread(0, 0), "0".to_string()),
+                (Site::thread(0, 1), "1".to_string()),
+                (Site::thread(1, 0), "2".to_string()),
+                (Site::post(0), "9".to_string()),
+            ]
+        );
+    }
+
+    #[test]
+    fn same_compares_values_panics_and_shape() {
+        let a = results(vec![
+            (Site::thread(0, 0), ok(1)),
+            (Site::thread(1, 0), ok(2)),
+        ]);
+        let b = results(vec![
+            (Site::thread(0, 0), ok(1)),
+            (Site::thread(1, 0), ok(3)),
+        ]);
+        assert!(a.same(&a, |_| false));
+        assert!(!a.same(&b, |_| false));
+        assert!(a.same(&b, |s| s == Site::thread(1, 0)), "an ignored call");
+        assert!(a.same_shape(&b));
+        assert_eq!(a.differing(&b), vec![Site::thread(1, 0)]);
+        let p = results(vec![
+            (Site::thread(0, 0), panic_at("a.rs:1:1")),
+            (Site::thread(1, 0), ok(2)),
+        ]);
+        let q = results(vec![
+            (Site::thread(0, 0), panic_at("a.rs:9:9")),
+            (Site::thread(1, 0), ok(2)),
+        ]);
+        assert!(!a.same_shape(&p), "a panic is not a value");
+        assert!(
+            !p.same(&q, |_| true),
+            "panics compare by location, ignored or not"
+        );
+        let shorter = results(vec![(Site::thread(0, 0), ok(1))]);
+        assert!(!a.same_shape(&shorter), "a thread that made fewer calls");
+    }
+
+    #[test]
+    fn an_unavailable_call_or_a_deadlock_unwinding_gives_no_results() {
+        let unwound = CallOutcome::Panic(PanicRecord {
+            location: String::new(),
+            message: String::new(),
+            order: 0,
+            aborted: true,
+        });
+        assert!(Results::of(1, &[(Site::thread(0, 0), CallOutcome::Unavailable)]).is_none());
+        assert!(Results::of(1, &[(Site::thread(0, 0), unwound)]).is_none());
+    }
+
+    #[test]
+    fn distinct_keeps_each_result_once_with_its_first_execution() {
+        let one = || results(vec![(Site::thread(0, 0), ok(1))]);
+        let two = || results(vec![(Site::thread(0, 0), ok(2))]);
+        let mut d = Distinct::default();
+        let mut traces = 0;
+        for (e, r) in [one(), one(), two(), one(), two()].into_iter().enumerate() {
+            d.add(r, e, || {
+                traces += 1;
+                None
+            });
+        }
+        assert_eq!(d.seen.len(), 2);
+        assert_eq!((d.seen[0].execution, d.seen[0].count), (0, 3));
+        assert_eq!((d.seen[1].execution, d.seen[1].count), (2, 2));
+        assert_eq!(
+            traces, 2,
+            "a trace is asked for only when the results are new"
+        );
     }
 }

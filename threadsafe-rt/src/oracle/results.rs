@@ -2,22 +2,25 @@
 //! are needed and kept for the test's lifetime, so that judging an execution is a lookup.
 //!
 //! [`Sequential::explains`] looks the results up among those known; when they are not
-//! there it runs more linearizations, a few at a time, each [`REPEATS`] times on fresh
+//! there it runs the order in which the execution's calls returned, then more
+//! linearizations, a few at a time, each [`REPEATS`] times on fresh
 //! instances, until one gives them or none is left. A value that differs between the runs
 //! of one linearization (hash order, a clock, an address, a random token) is not compared
 //! from then on, at that call. Before a violation is reported, [`Sequential::confirm`] runs
-//! every linearization [`CONFIRM_RUNS`] more times looking for the results.
+//! every linearization [`CONFIRM_RUNS`] more times looking for the results, a fifth of them
+//! with pauses before the calls (a result that depends on the time taken varies then).
 //!
 //! With more linearizations than [`MAX_ENUMERATED`] (4 threads of 3 calls have 369,600),
-//! the search builds them call by call instead: a partial order is extended only while the
-//! results of its calls so far are those of the execution, so orders that already disagree
-//! are never completed (Wing & Gong's search, pruned by results). A search that would need
-//! more than [`MAX_SEARCH_RUNS`] runs gives up: the results are then not judged (never
-//! reported), and the report counts them.
+//! the search builds them call by call instead, depth first: a partial order is extended
+//! only while the results of its calls so far are those of the execution, so orders that
+//! already disagree are never completed (Wing & Gong's search, pruned by results; without
+//! a model of the state to compare, Lowe's cache has nothing to key on). A search that
+//! would need more than [`MAX_SEARCH_RUNS`] runs, or runs past the check's deadline, gives
+//! up: the results are then not judged (never reported), and the report counts them.
 
 use std::collections::HashSet;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::orders::{count_linearizations, linearizations};
 use crate::exec::{ConcRunner, Res, Results, Site};
@@ -27,12 +30,12 @@ use crate::testcase::TestCase;
 /// Runs of each linearization, on fresh instances, to see which values vary.
 pub(crate) const REPEATS: usize = 2;
 
-/// Runs of each linearization before a violation is reported.
+/// Runs of each linearization before a violation is reported (fewer when there are more
+/// than [`CONFIRM_BUDGET`] / 20 linearizations, at least [`REPEATS`]).
 pub(crate) const CONFIRM_RUNS: usize = 20;
 
-/// Of those, runs with pauses before the calls (a result that depends on the time taken
-/// then varies).
-pub(crate) const PACED_RUNS: usize = 4;
+/// Runs the confirmation takes at most, over all linearizations.
+pub(crate) const CONFIRM_BUDGET: usize = 2_000;
 
 /// Linearizations enumerated at most; beyond, the pruned search.
 pub(crate) const MAX_ENUMERATED: u64 = 720;
@@ -61,6 +64,8 @@ pub(crate) struct Sequential {
     orders: Option<Vec<Vec<usize>>>,
     /// How many of `orders` have run.
     tried: usize,
+    /// Orders run because an execution's calls returned in that order.
+    hinted: HashSet<Vec<usize>>,
     /// The distinct results seen, each with an order that gave it.
     known: Vec<(Results, Vec<usize>)>,
     /// Calls whose value differed between runs of one linearization.
@@ -68,23 +73,31 @@ pub(crate) struct Sequential {
     /// Linearization runs made (whole or partial orders).
     pub(crate) runs: usize,
     timeout: Duration,
+    deadline: Instant,
 }
 
 impl Sequential {
     /// The oracle of `test`, with the calls at `varying` not compared from the start (their
     /// methods' results varied in earlier tests); a run that makes no progress for
-    /// `timeout` is given up.
-    pub(crate) fn new(test: Arc<TestCase>, varying: HashSet<Site>, timeout: Duration) -> Self {
+    /// `timeout` is given up, and a search that goes on past `deadline` gives up.
+    pub(crate) fn new(
+        test: Arc<TestCase>,
+        varying: HashSet<Site>,
+        timeout: Duration,
+        deadline: Instant,
+    ) -> Self {
         let lens: Vec<usize> = test.threads.iter().map(Vec::len).collect();
         let orders = (count_linearizations(&lens) <= MAX_ENUMERATED).then(|| linearizations(&lens));
         Sequential {
             test,
             orders,
             tried: 0,
+            hinted: HashSet::new(),
             known: Vec::new(),
             varying,
             runs: 0,
             timeout,
+            deadline,
         }
     }
 
@@ -128,12 +141,24 @@ impl Sequential {
         if self.lookup(r) {
             return Explained::Yes;
         }
+        // The order in which the calls returned explains a correct execution more often
+        // than not: try it first.
+        if !r.returned.is_empty() && self.hinted.insert(r.returned.clone()) {
+            self.run_orders(&[r.returned.clone()], REPEATS, None, conc, desc);
+            if self.lookup(r) {
+                return Explained::Yes;
+            }
+        }
         let Some(orders) = self.orders.clone() else {
             return self.search(r, conc, desc, 1);
         };
         while self.tried < orders.len() {
             let end = (self.tried + CHUNK).min(orders.len());
-            let chunk: Vec<Vec<usize>> = orders[self.tried..end].to_vec();
+            let chunk: Vec<Vec<usize>> = orders[self.tried..end]
+                .iter()
+                .filter(|o| !self.hinted.contains(*o))
+                .cloned()
+                .collect();
             self.tried = end;
             self.run_orders(&chunk, REPEATS, None, conc, desc);
             if self.lookup(r) {
@@ -154,9 +179,13 @@ impl Sequential {
         let Some(orders) = self.orders.clone() else {
             return self.search(r, conc, desc, 3);
         };
+        let runs = (CONFIRM_BUDGET / orders.len().max(1)).clamp(REPEATS, CONFIRM_RUNS);
+        // A fifth of them with pauses before the calls: a result that depends on the time
+        // taken then varies.
+        let paced = (runs / 5).max(1);
         for (i, chunk) in orders.chunks(CHUNK).enumerate() {
-            self.run_orders(chunk, CONFIRM_RUNS - PACED_RUNS, None, conc, desc);
-            self.run_orders(chunk, PACED_RUNS, Some(i as u64), conc, desc);
+            self.run_orders(chunk, runs - paced, None, conc, desc);
+            self.run_orders(chunk, paced, Some(i as u64), conc, desc);
             if self.lookup(r) {
                 return Explained::Yes;
             }
@@ -200,9 +229,10 @@ impl Sequential {
     }
 
     /// The search over partial orders (too many linearizations to enumerate), `passes`
-    /// times (each with fresh instances). A partial order is extended by one call of each
-    /// thread that has calls left, and kept while its calls' results are those of `r`;
-    /// a complete order whose post part also gives `r`'s explains it.
+    /// times (each with fresh instances), depth first: a partial order's extensions by one
+    /// call of each thread that has calls left run together, and the search goes into each
+    /// one whose results so far are those of `r`, in turn; a complete order whose post part
+    /// also gives `r`'s explains it. Gives up past [`MAX_SEARCH_RUNS`] runs or the deadline.
     fn search<T: Send + Sync + 'static>(
         &mut self,
         r: &Results,
@@ -210,52 +240,56 @@ impl Sequential {
         desc: &'static Description<T>,
         passes: usize,
     ) -> Explained {
+        for _ in 0..passes {
+            let mut spent = 0;
+            match self.search_from(&[], r, conc, desc, &mut spent) {
+                Explained::No => {}
+                found => return found,
+            }
+        }
+        Explained::No
+    }
+
+    fn search_from<T: Send + Sync + 'static>(
+        &mut self,
+        partial: &[usize],
+        r: &Results,
+        conc: &mut ConcRunner,
+        desc: &'static Description<T>,
+        spent: &mut usize,
+    ) -> Explained {
         let lens: Vec<usize> = self.test.threads.iter().map(Vec::len).collect();
         let total: usize = lens.iter().sum();
-        for _ in 0..passes {
-            let mut frontier: Vec<Vec<usize>> = vec![Vec::new()];
-            let mut spent = 0;
-            for _ in 0..total {
-                let next: Vec<Vec<usize>> = frontier
-                    .iter()
-                    .flat_map(|p| {
-                        let lens = &lens;
-                        (0..lens.len())
-                            .filter(move |&t| p.iter().filter(|&&x| x == t).count() < lens[t])
-                            .map(move |t| {
-                                let mut q = p.clone();
-                                q.push(t);
-                                q
-                            })
-                    })
-                    .collect();
-                spent += next.len();
-                if spent > MAX_SEARCH_RUNS {
-                    return Explained::Unknown;
-                }
-                let complete = next.first().is_some_and(|q| q.len() == total);
-                let results = conc.run_linear(desc, &self.test, &next, None, self.timeout);
-                self.runs += next.len();
-                frontier = next
-                    .into_iter()
-                    .zip(results)
-                    .filter_map(|(q, res)| {
-                        let res = res?;
-                        let agrees = if complete {
-                            self.keep(&res, &q);
-                            r.same(&res, |s| self.varying.contains(&s))
-                        } else {
-                            agrees_so_far(r, &res, &q, &self.varying)
-                        };
-                        agrees.then_some(q)
-                    })
-                    .collect();
-                if frontier.is_empty() {
-                    break;
-                }
-                if complete {
+        let next: Vec<Vec<usize>> = (0..lens.len())
+            .filter(|&t| partial.iter().filter(|&&x| x == t).count() < lens[t])
+            .map(|t| {
+                let mut q = partial.to_vec();
+                q.push(t);
+                q
+            })
+            .collect();
+        *spent += next.len();
+        if *spent > MAX_SEARCH_RUNS || Instant::now() >= self.deadline {
+            return Explained::Unknown;
+        }
+        let results = conc.run_linear(desc, &self.test, &next, None, self.timeout);
+        self.runs += next.len();
+        let mut agreeing = Vec::new();
+        for (q, res) in next.into_iter().zip(results) {
+            let Some(res) = res else { continue };
+            if q.len() == total {
+                self.keep(&res, &q);
+                if r.same(&res, |s| self.varying.contains(&s)) {
                     return Explained::Yes;
                 }
+            } else if agrees_so_far(r, &res, &q, &self.varying) {
+                agreeing.push(q);
+            }
+        }
+        for q in agreeing {
+            match self.search_from(&q, r, conc, desc, spent) {
+                Explained::No => {}
+                found => return found,
             }
         }
         Explained::No

@@ -46,7 +46,8 @@ enum Repr {
 }
 
 impl Observed {
-    fn value<R: PartialEq + Debug + Send + Sync + 'static>(value: R) -> Self {
+    /// `value`, compared with `PartialEq` (what [`ObserveValue`] records).
+    pub(crate) fn value<R: PartialEq + Debug + Send + Sync + 'static>(value: R) -> Self {
         Observed(Repr::Value {
             value: Arc::new(value),
             eq: |a, b| match (a.downcast_ref::<R>(), b.downcast_ref::<R>()) {
