@@ -144,7 +144,7 @@ impl Sequential {
         // The order in which the calls returned explains a correct execution more often
         // than not: try it first.
         if !r.returned.is_empty() && self.hinted.insert(r.returned.clone()) {
-            self.run_orders(&[r.returned.clone()], REPEATS, None, conc, desc);
+            self.run_orders(std::slice::from_ref(&r.returned), REPEATS, None, conc, desc);
             if self.lookup(r) {
                 return Explained::Yes;
             }
