@@ -10,7 +10,8 @@
 //! so their statement points must exist in every build.
 //!
 //! [`all`] lists the subjects; the harness (`cargo bench -p threadsafe-corpus --bench
-//! time_to_bug`) checks each one and its twin.
+//! time_to_bug`) checks each one and its twin. [`measure`] holds what the harness computes
+//! and prints, and the measuring helpers the benchmarks of `threadsafe-bench` share with it.
 
 use std::time::Duration;
 

@@ -6,7 +6,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use super::cli::Settings;
 use super::guides::guide_name;
-use super::machine::loads;
+use super::machine::{cores, loads};
 use super::units::secs;
 
 /// The run's context, printed above the table and written to the JSON.
@@ -67,8 +67,7 @@ pub fn header(meta: &Meta) -> String {
         meta.cpu,
         loads(meta.load_before),
         loads(meta.load_after),
-        meta.other_cpu
-            .map_or_else(|| "?".to_string(), |c| format!("{c:.2}"))
+        cores(meta.other_cpu)
     );
     let _ = writeln!(out, "- command: `{}`", meta.command);
     let mut baselines = Vec::new();

@@ -24,15 +24,17 @@ pub fn load_averages() -> Option<[f64; 3]> {
     Some([it.next()??, it.next()??, it.next()??])
 }
 
-pub(super) fn loads(l: Option<[f64; 3]>) -> String {
+/// Load averages as the tables print them: `1.15, 0.80, 0.97`, or `unknown`.
+pub fn loads(l: Option<[f64; 3]>) -> String {
     l.map_or_else(
         || "unknown".to_string(),
         |[a, b, c]| format!("{a:.2}, {b:.2}, {c:.2}"),
     )
 }
 
-/// How much CPU other processes use while the harness runs: the machine's busy time (from
-/// `/proc/stat`) less this process's own (from `/proc/self/stat`).
+/// How much CPU other processes use while a measurement runs: the machine's busy time (from
+/// `/proc/stat`) less this process's own (from `/proc/self/stat`). The load average lags by
+/// a minute; this says what the machine was doing during the very measurement.
 #[derive(Clone, Copy, Debug)]
 pub struct CpuMeter {
     wall: std::time::Instant,
@@ -53,13 +55,45 @@ impl CpuMeter {
         })
     }
 
-    /// The cores other processes kept busy on average since [`start`](Self::start).
-    pub fn others(&self) -> Option<f64> {
+    /// The CPU time other processes used since [`start`](Self::start), and the wall time
+    /// elapsed; `None` where `/proc` cannot be read.
+    pub fn others(&self) -> Option<OtherCpu> {
         let busy = machine_busy_ticks()?.saturating_sub(self.busy);
         let own = own_ticks()?.saturating_sub(self.own);
-        let wall = self.wall.elapsed().as_secs_f64();
-        (wall > 0.0).then(|| busy.saturating_sub(own) as f64 / TICKS_PER_SECOND / wall)
+        Some(OtherCpu {
+            cpu: busy.saturating_sub(own) as f64 / TICKS_PER_SECOND,
+            wall: self.wall.elapsed().as_secs_f64(),
+        })
     }
+}
+
+/// The CPU time other processes used during some wall time, both in seconds. Measurements
+/// add up (`+=`), so that several spans give one average.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct OtherCpu {
+    /// CPU seconds: the machine's busy time less this process's own.
+    pub cpu: f64,
+    /// Wall seconds.
+    pub wall: f64,
+}
+
+impl OtherCpu {
+    /// The cores other processes kept busy on average; `None` for no wall time.
+    pub fn cores(self) -> Option<f64> {
+        (self.wall > 0.0).then(|| self.cpu / self.wall)
+    }
+}
+
+impl std::ops::AddAssign for OtherCpu {
+    fn add_assign(&mut self, other: OtherCpu) {
+        self.cpu += other.cpu;
+        self.wall += other.wall;
+    }
+}
+
+/// Cores as the tables print them: `0.85`, or `?` when unknown.
+pub fn cores(cores: Option<f64>) -> String {
+    cores.map_or_else(|| "?".to_string(), |c| format!("{c:.2}"))
 }
 
 /// Busy ticks of all CPUs: `/proc/stat`'s `cpu` line but idle and iowait.
@@ -82,4 +116,35 @@ fn own_ticks() -> Option<u64> {
     let rest = stat.get(stat.rfind(')')? + 2..)?;
     let f: Vec<&str> = rest.split_whitespace().collect();
     Some(f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cpu_meter_reads_proc() {
+        if let Some(m) = CpuMeter::start() {
+            let o = m.others().expect("readable twice");
+            assert!(o.cpu >= 0.0 && o.wall >= 0.0);
+        }
+    }
+
+    #[test]
+    fn other_cpu_adds_up_to_an_average() {
+        let mut o = OtherCpu {
+            cpu: 1.0,
+            wall: 4.0,
+        };
+        o += OtherCpu {
+            cpu: 2.0,
+            wall: 2.0,
+        };
+        assert_eq!(o.cores(), Some(0.5));
+        assert_eq!(OtherCpu::default().cores(), None);
+        assert_eq!(cores(o.cores()), "0.50");
+        assert_eq!(cores(None), "?");
+        assert_eq!(loads(Some([1.0, 0.5, 0.25])), "1.00, 0.50, 0.25");
+        assert_eq!(loads(None), "unknown");
+    }
 }

@@ -1,6 +1,7 @@
 //! What the time-to-bug harness (`cargo bench -p threadsafe-corpus --bench time_to_bug`)
 //! computes and prints, apart from running the checks, kept in the library so that it is
-//! unit-tested, one concept per module:
+//! unit-tested, one concept per module. The benchmarks of `threadsafe-bench` measure with
+//! the same helpers (`machine`, `stats`, `units`), so that they exist once.
 //!
 //! - the harness's command line (`cli`), and which finds are the subject's bug (`location`);
 //! - durations and numbers as text (`units`), and the statistics of runs that may miss
@@ -36,7 +37,7 @@ pub use guides::{
 pub use header::{header, utc_date, Meta};
 pub use json::{escape, Json};
 pub use location::{location_file, same_file};
-pub use machine::{cpu_model, load_averages, CpuMeter};
+pub use machine::{cores, cpu_model, load_averages, loads, CpuMeter, OtherCpu};
 pub use report_json::{report_json, subject_json};
 pub use results::{CoverageCounts, GuideResult, SubjectResult, TwinCheck};
 pub use stats::{geomean, median, Bound, Estimate, Run, Stats};
