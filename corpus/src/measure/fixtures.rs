@@ -5,6 +5,7 @@ use std::time::Duration;
 use threadsafe_rt::Guide;
 
 use super::cli::{parse_args, Command, Settings};
+use super::header::Meta;
 use super::results::{CoverageCounts, GuideResult, SubjectResult, TwinCheck};
 use super::stats::Run;
 
@@ -80,5 +81,22 @@ pub(super) fn settings<const N: usize>(args: [&str; N]) -> Settings {
     match parse_args(args).unwrap() {
         Command::Run(s) => s,
         Command::Help => unreachable!(),
+    }
+}
+
+/// The context of a run with `settings`, on a plain machine.
+pub(super) fn meta(settings: Settings) -> Meta {
+    Meta {
+        date: "2026-11-21".into(),
+        cores: 2,
+        cpu: "cpu".into(),
+        load_before: None,
+        load_after: None,
+        other_cpu: None,
+        command: "cargo bench".into(),
+        settings,
+        subjects: vec!["string_buffer".into()],
+        json: "/tmp/x.json".into(),
+        wall: Duration::from_secs(1),
     }
 }

@@ -187,11 +187,9 @@ pub fn guides_notes(settings: &Settings) -> String {
 
 #[cfg(test)]
 mod tests {
-    use std::time::Duration;
-
     use super::*;
-    use crate::measure::fixtures::{hit, miss, settings, twin_check, with_guides};
-    use crate::measure::header::{header, Meta};
+    use crate::measure::fixtures::{hit, meta, miss, settings, twin_check, with_guides};
+    use crate::measure::header::header;
 
     const ALL_GUIDES: [Guide; 3] = [Guide::Random, Guide::Pairs, Guide::Map];
 
@@ -249,19 +247,7 @@ mod tests {
         );
         assert!(notes.contains("a check of 1.000 s with that guide, median over seeds 0..2"));
         assert!(notes.contains("17× faster than CovCon"));
-        let meta = Meta {
-            date: "2026-11-21".into(),
-            cores: 2,
-            cpu: "cpu".into(),
-            load_before: None,
-            load_after: None,
-            other_cpu: None,
-            command: "cargo bench".into(),
-            settings,
-            subjects: vec![],
-            json: "x.json".into(),
-            wall: Duration::from_secs(1),
-        };
+        let meta = meta(settings);
         assert!(header(&meta)
             .contains("; guides compared: pairs, map (twin coverage over seeds 0..2)\n"));
     }

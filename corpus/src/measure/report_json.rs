@@ -211,23 +211,14 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
-    use crate::measure::fixtures::{sample, settings, with_guides};
+    use crate::measure::fixtures::{meta, sample, settings, with_guides};
     use crate::measure::json::parse;
 
     #[test]
     fn guides_json_parses_back() {
         let meta = Meta {
-            date: "2026-11-21".into(),
-            cores: 2,
-            cpu: "cpu".into(),
-            load_before: None,
-            load_after: None,
-            other_cpu: None,
             command: "cargo bench -- --guides all".into(),
-            settings: settings(["--guides", "all", "--seeds", "2"]),
-            subjects: vec!["string_buffer".into()],
-            json: "/tmp/x.json".into(),
-            wall: Duration::from_secs(1),
+            ..meta(settings(["--guides", "all", "--seeds", "2"]))
         };
         let value = report_json(&meta, &[with_guides(), sample()]);
         let text = value.render();
@@ -270,17 +261,12 @@ mod tests {
     #[test]
     fn json_of_a_report_parses_back() {
         let meta = Meta {
-            date: "2026-11-21".into(),
-            cores: 2,
             cpu: "Some \"CPU\" @ 2.0GHz\\x".into(),
             load_before: Some([1.0, 0.5, 0.25]),
-            load_after: None,
             other_cpu: Some(0.75),
             command: "cargo bench -- --json \"a b\"".into(),
-            settings: settings(["--quick"]),
-            subjects: vec!["string_buffer".into()],
-            json: "/tmp/x.json".into(),
             wall: Duration::from_millis(1500),
+            ..meta(settings(["--quick"]))
         };
         let mut weird = sample();
         weird.tool[1].note = Some("wrong find: panic at std/x.rs:1:2: \"boom\"\n\ttab".into());
