@@ -30,8 +30,8 @@ pub struct SubjectResult {
     pub twin_reports: usize,
     /// CPU other processes used while this subject's buggy runs ran, in cores.
     pub other_cpu: Option<f64>,
-    /// Each compared guide's runs, in [`GUIDES`]' order; `None` when guides were not
-    /// compared.
+    /// Each compared guide's runs, in [`GUIDES`](super::GUIDES)' order; `None` when guides
+    /// were not compared.
     pub guides: Option<Vec<GuideResult>>,
 }
 
