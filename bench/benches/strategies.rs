@@ -18,11 +18,12 @@ use std::io::Write;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use threadsafe_bench::concurrent_hash_map::{
-    ConcurrentHashMap, FixedConcurrentHashMap, PUT_ALL_PANIC,
+use threadsafe_bench::harness;
+use threadsafe_corpus::contege::sync_locks::concurrent_hash_map::{
+    ConcurrentHashMap, FixedConcurrentHashMap,
 };
-use threadsafe_bench::harness::{self, cores, median, secs, CpuMeter};
-use threadsafe_bench::string_buffer::{FixedStringBuffer, StringBuffer, COPY_PANIC};
+use threadsafe_corpus::contege::sync_locks::string_buffer::{FixedStringBuffer, StringBuffer};
+use threadsafe_corpus::measure::{cores, secs, Bound, CpuMeter, OtherCpu, Run, Stats};
 use threadsafe_rt::{check, Config, Failure, Report, ScheduleMode, Strategy, Subject, Verdict};
 
 /// How a check schedules the threads of its executions.
@@ -63,14 +64,10 @@ impl Mode {
     }
 }
 
-/// What one check of a buggy type came to.
+/// What one check of a buggy type came to: the run (time to bug, or the budget for a miss)
+/// and the failure, when a violation was found.
 struct Hunt {
-    /// Time to bug, or the budget for a miss.
-    seconds: f64,
-    missed: bool,
-    executions: u64,
-    tests: u64,
-    /// The failure, when a violation was found.
+    run: Run,
     failure: Option<Failure>,
 }
 
@@ -102,54 +99,32 @@ fn hunt<T: Subject>(label: &str, mode: Mode, seed: u64, budget: Duration) -> Hun
     let report = run::<T>(label, mode, seed, budget);
     match &report.verdict {
         Verdict::Violation(v) => Hunt {
-            seconds: v.time_to_bug.as_secs_f64(),
-            missed: false,
-            executions: v.executions_until_found,
-            tests: v.tests_until_found,
+            run: Run::found(
+                seed,
+                v.time_to_bug.as_secs_f64(),
+                Some(v.tests_until_found),
+                Some(v.executions_until_found),
+            ),
             failure: Some(v.failure.clone()),
         },
         Verdict::NoViolationFound => Hunt {
-            seconds: budget.as_secs_f64(),
-            missed: true,
-            executions: report.executions,
-            tests: report.tests,
+            run: Run::missed(seed, budget),
             failure: None,
         },
         _ => panic!("`{label}` was not checked:\n{report}"),
     }
 }
 
-/// The median of the hunts' times, and whether it is censored (a miss at the budget is
-/// among the middle values).
-fn median_time(hunts: &[Hunt]) -> (f64, bool) {
-    let mut v: Vec<(f64, bool)> = hunts.iter().map(|h| (h.seconds, h.missed)).collect();
-    v.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-    let n = v.len();
-    let middle = if n % 2 == 1 {
-        &v[n / 2..=n / 2]
-    } else {
-        &v[n / 2 - 1..=n / 2]
-    };
-    let t = middle.iter().map(|m| m.0).sum::<f64>() / middle.len() as f64;
-    (t, middle.iter().any(|m| m.1))
+/// The statistics of the hunts' runs: misses count at the budget, and a time a miss enters
+/// is marked `≥`.
+fn stats(hunts: &[Hunt]) -> Stats {
+    let runs: Vec<Run> = hunts.iter().map(|h| h.run.clone()).collect();
+    Stats::of(&runs).expect("one hunt per seed, and at least one seed")
 }
 
-fn shown(t: f64, censored: bool) -> String {
-    if censored {
-        format!("≥{}", secs(t))
-    } else {
-        secs(t)
-    }
-}
-
-/// The median of the found runs' counts, or `-` when none was found.
-fn median_found(hunts: &[Hunt], f: impl Fn(&Hunt) -> u64) -> String {
-    let v: Vec<f64> = hunts
-        .iter()
-        .filter(|h| !h.missed)
-        .map(|h| f(h) as f64)
-        .collect();
-    median(&v).map_or_else(|| "-".to_string(), |m| format!("{m:.0}"))
+/// A median count over the found runs, or `-` when none was found.
+fn count(median: Option<f64>) -> String {
+    median.map_or_else(|| "-".to_string(), |m| format!("{m:.0}"))
 }
 
 /// The median time of `hunts` as a multiple of `stress`'s: a lower bound (`≥`) when this
@@ -158,14 +133,10 @@ fn ratio(hunts: &[Hunt], stress: &[Hunt]) -> String {
     if std::ptr::eq(hunts, stress) {
         return "1 (baseline)".to_string();
     }
-    let (t, tc) = median_time(hunts);
-    let (s, sc) = median_time(stress);
-    let r = t / s;
-    match (tc, sc) {
-        (false, false) => format!("{r:.2}×"),
-        (true, false) => format!("≥{r:.2}×"),
-        (false, true) => format!("≤{r:.2}×"),
-        (true, true) => "n/a (both miss)".to_string(),
+    let r = stats(hunts).median.ratio(stats(stress).median);
+    match r.bound {
+        Bound::Unknown => "n/a (both miss)".to_string(),
+        bound => format!("{}{:.2}×", bound.mark(), r.value),
     }
 }
 
@@ -198,12 +169,13 @@ fn main() -> ExitCode {
         Bug {
             name: "StringBuffer",
             hunt: hunt::<StringBuffer>,
-            expected: COPY_PANIC,
+            // `char_at` past the end of the shrunk source.
+            expected: "index out of bounds",
         },
         Bug {
             name: "ConcurrentHashMap",
             hunt: hunt::<ConcurrentHashMap>,
-            expected: PUT_ALL_PANIC,
+            expected: "a key listed by `keys` has a value",
         },
     ];
     let twins = [
@@ -231,16 +203,15 @@ fn main() -> ExitCode {
         .iter()
         .map(|_| MODES.iter().map(|_| Vec::new()).collect())
         .collect();
-    // others[bug][mode] = (CPU seconds other processes used, wall seconds) over its checks.
-    let mut others = vec![[(0.0f64, 0.0f64); MODES.len()]; bugs.len()];
+    // others[bug][mode] = the CPU time other processes used over its checks.
+    let mut others = vec![[OtherCpu::default(); MODES.len()]; bugs.len()];
     for (b, bug) in bugs.iter().enumerate() {
         for seed in 0..seeds as u64 {
             for (m, &mode) in MODES.iter().enumerate() {
                 let meter = CpuMeter::start();
                 hunts[b][m].push((bug.hunt)(bug.name, mode, seed, budget));
-                if let Some((cpu, wall)) = meter.and_then(|m| m.others()) {
-                    others[b][m].0 += cpu;
-                    others[b][m].1 += wall;
+                if let Some(used) = meter.and_then(|m| m.others()) {
+                    others[b][m] += used;
                 }
             }
         }
@@ -285,24 +256,20 @@ fn main() -> ExitCode {
         let stress = &hunts[b][0];
         for (m, &mode) in MODES.iter().enumerate() {
             let h = &hunts[b][m];
-            let found = h.iter().filter(|x| !x.missed).count();
-            let (med, censored) = median_time(h);
-            let min = h.iter().map(|x| x.seconds).fold(f64::INFINITY, f64::min);
-            let min_missed = h.iter().all(|x| x.missed);
-            let max = h.iter().map(|x| x.seconds).fold(0.0, f64::max);
-            let max_missed = h.iter().any(|x| x.missed);
+            let s = stats(h);
             println!(
-                "| {} | {} | {found}/{} | {} | {} | {} | {} | {} | {} | {} |",
+                "| {} | {} | {}/{} | {} | {} | {} | {} | {} | {} | {} |",
                 bug.name,
                 mode.name(),
-                h.len(),
-                shown(med, censored),
-                shown(min, min_missed),
-                shown(max, max_missed),
-                median_found(h, |x| x.executions),
-                median_found(h, |x| x.tests),
+                s.found,
+                s.runs,
+                s.median.secs(),
+                s.min.secs(),
+                s.max.secs(),
+                count(s.median_executions),
+                count(s.median_tests),
                 ratio(h, stress),
-                cores(Some(others[b][m])),
+                cores(others[b][m].cores()),
             );
         }
     }

@@ -30,7 +30,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use threadsafe_bench::counter::Counter;
-use threadsafe_bench::harness::{self, cores, median, thousands, CpuMeter};
+use threadsafe_bench::harness;
+use threadsafe_corpus::measure::{cores, median, thousands, CpuMeter};
 use threadsafe_rt::{check, generated_tests, Config, ScheduleMode, Strategy, Verdict};
 
 /// The most executions of the one test: large, so that one batch fills the budget.
@@ -216,7 +217,7 @@ fn main() {
         for (i, row) in rows.iter().enumerate() {
             let meter = CpuMeter::start();
             let (rate, note) = (row.measure)(time);
-            let used = meter.and_then(|m| m.others());
+            let used = meter.and_then(|m| m.others()?.cores());
             eprintln!(
                 "  round {round}: {:<32} {:>12} /s  ({note}; other processes: {} cores)",
                 row.name,
@@ -224,9 +225,7 @@ fn main() {
                 cores(used)
             );
             rates[i].push(rate);
-            if let Some((cpu, wall)) = used {
-                others[i].push(cpu / wall);
-            }
+            others[i].extend(used);
         }
     }
     let load_after = harness::load();

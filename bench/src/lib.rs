@@ -1,8 +1,9 @@
 //! Benchmarks of `threadsafe`, run with `cargo bench -p threadsafe-bench --bench <name>`.
 //!
 //! - `strategies`: how soon each way of scheduling finds a bug. For two bugs of Pradel &
-//!   Gross (PLDI 2012) written with [`threadsafe_rt::sync`] ([`string_buffer::StringBuffer`]'s
-//!   `insert` racing `delete_char_at`/`truncate`, [`concurrent_hash_map::ConcurrentHashMap`]'s
+//!   Gross (PLDI 2012) written with [`threadsafe_rt::sync`], the corpus's ports that the
+//!   controlled end-to-end tests check ([`threadsafe_corpus::contege::sync_locks`]:
+//!   `StringBuffer`'s `insert` racing `delete_char_at`/`truncate`, `ConcurrentHashMap`'s
 //!   `put_all` racing `clear`), it runs [`threadsafe_rt::check`] with `N` seeds and a budget
 //!   `B` per check in four modes (free-running stress; controlled with a random walk, PCT
 //!   depth 2, PCT depth 3) and prints, per type and mode: bugs found out of `N`, the
@@ -24,8 +25,6 @@
 //! They print a markdown table and the machine's load. `BENCH_QUICK=1` runs a short smoke
 //! version. See `bench/README.md` for the knobs.
 
-pub mod concurrent_hash_map;
 pub mod counter;
 pub mod gated;
 pub mod harness;
-pub mod string_buffer;

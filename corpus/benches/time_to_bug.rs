@@ -519,7 +519,7 @@ fn run(settings: &Settings, args: &[String], subjects: &[Subject]) -> ExitCode {
                 naive_runs.push(naive(subject, seed, budget, &mut p));
             }
         }
-        let other_cpu = meter.and_then(|m| m.others());
+        let other_cpu = meter.and_then(|m| m.others()?.cores());
         let mut twins = Vec::new();
         let mut guided_twins: Vec<Vec<TwinCheck>> = vec![Vec::new(); extra.len()];
         for seed in 0..seeds {
@@ -571,7 +571,7 @@ fn run(settings: &Settings, args: &[String], subjects: &[Subject]) -> ExitCode {
         cpu: measure::cpu_model(),
         load_before,
         load_after: measure::load_averages(),
-        other_cpu: whole.and_then(|m| m.others()),
+        other_cpu: whole.and_then(|m| m.others()?.cores()),
         command: command_line(args),
         settings: settings.clone(),
         subjects: subjects.iter().map(|s| s.name.to_string()).collect(),

@@ -10,12 +10,19 @@
 //! so their statement points must exist in every build.
 //!
 //! [`all`] lists the subjects; the harness (`cargo bench -p threadsafe-corpus --bench
-//! time_to_bug`) checks each one and its twin.
+//! time_to_bug`) checks each one and its twin. [`measure`] holds what the harness computes
+//! and prints, and the measuring helpers the benchmarks of `threadsafe-bench` share with it.
+//!
+//! [`contege`] is the catalogue's other part: the ports of Pradel & Gross's bugs that the
+//! end-to-end tests (`threadsafe-tests`) and the benchmarks check, with `std` locks and with
+//! `threadsafe_rt::sync` ones, each with its correct twin. Those crates use them from here
+//! rather than keeping copies.
 
 use std::time::Duration;
 
 use threadsafe_rt::{Config, Report};
 
+pub mod contege;
 pub mod dbcp;
 pub mod jdk;
 pub mod jfreechart;

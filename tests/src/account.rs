@@ -3,9 +3,8 @@
 
 use std::sync::Mutex;
 
+use threadsafe_corpus::contege::std_locks::lock_in_address_order;
 use threadsafe_rt::thread_safe;
-
-use crate::lock_in_address_order;
 
 /// A bank account. Operations on two accounts lock both in address order, so two threads
 /// moving money in opposite directions cannot deadlock. But they lock both even when the two

@@ -1,33 +1,33 @@
-//! End-to-end tests of `threadsafe`: Rust ports of the thread-safety bugs of Pradel & Gross
-//! (PLDI 2012, Table 1), each with a correct twin, and correct types that fail sequentially.
+//! End-to-end tests of `threadsafe`: the checks of the ports of Pradel & Gross's bugs (PLDI
+//! 2012, Table 1) and of their correct twins, which live in the corpus's catalogue
+//! ([`threadsafe_corpus::contege`]: `std_locks` for the stress checks, `sync_locks` for the
+//! controlled ones), and of correct types that fail sequentially, which live here.
 //!
-//! Every buggy type has `#[thread_safe(test = false)]`: its generated test would fail, so the
+//! Every buggy port has `#[thread_safe(test = false)]`: its generated test would fail, so the
 //! integration tests in `tests/` run the check themselves and assert on the report. Every
-//! correct type has a plain `#[thread_safe]`, so its generated `#[test]` runs in `cargo test`
-//! and must pass.
+//! correct twin has a plain `#[thread_safe]`, so its generated `#[test]` runs in the corpus's
+//! unit tests (`cargo test -p threadsafe-corpus`, part of `cargo test --workspace`) and must
+//! pass.
 //!
-//! | module | buggy type | failure | correct twin |
-//! |---|---|---|---|
-//! | [`string_buffer`] | [`StringBuffer`](string_buffer::StringBuffer) | index panic in `insert` (in `char_at`) | [`FixedStringBuffer`](string_buffer::FixedStringBuffer) |
-//! | [`concurrent_hash_map`] | [`ConcurrentHashMap`](concurrent_hash_map::ConcurrentHashMap) | `expect` panic in `put_all` | [`FixedConcurrentHashMap`](concurrent_hash_map::FixedConcurrentHashMap) |
-//! | [`synchronized_map`] | [`SynchronizedMap`](synchronized_map::SynchronizedMap) | lock-order deadlock in `eq` | [`FixedSynchronizedMap`](synchronized_map::FixedSynchronizedMap) |
-//! | [`logger`] | [`Logger`](logger::Logger) | `expect` panic in `log` | [`FixedLogger`](logger::FixedLogger) |
-//! | [`bounded_stack`] | none | panics sequentially on bad input | [`BoundedStack`](bounded_stack::BoundedStack) |
-//! | [`account`] | none | deadlocks sequentially on `a.merge(&a)` | [`Account`](account::Account) |
+//! | port (`std_locks`, `sync_locks`) | failure the tests expect |
+//! |---|---|
+//! | `string_buffer::StringBuffer` | index panic in `insert` (in `char_at`) |
+//! | `concurrent_hash_map::ConcurrentHashMap` | `expect` panic in `put_all` |
+//! | `synchronized_map::SynchronizedMap` | lock-order deadlock in `eq` |
+//! | `logger::Logger` (std only) | `expect` panic in `log` |
 //!
-//! [`expect`] holds the assertions on reports the integration tests share, and [`line_of`]
-//! finds the line a panic must point at.
-
-use std::sync::{Mutex, MutexGuard};
+//! | module here | type | what it shows |
+//! |---|---|---|
+//! | [`bounded_stack`] | [`BoundedStack`](bounded_stack::BoundedStack) | correct; panics sequentially on bad input |
+//! | [`account`] | [`Account`](account::Account) | correct; deadlocks sequentially on `a.merge(&a)` |
+//!
+//! [`expect`] holds the assertions on reports the integration tests share, [`harness`] what
+//! the controlled-scheduler tests share, and [`line_of`] finds the line a panic must point at.
 
 pub mod account;
 pub mod bounded_stack;
-pub mod concurrent_hash_map;
-pub mod controlled;
 pub mod expect;
-pub mod logger;
-pub mod string_buffer;
-pub mod synchronized_map;
+pub mod harness;
 
 /// The 1-based number of the only line of `source` that contains `needle`.
 ///
@@ -50,25 +50,6 @@ pub fn line_of(source: &str, needle: &str) -> u32 {
     }
 }
 
-/// Locks two mutexes, the one at the lower address first, and returns the guards in argument
-/// order: every thread takes any two of them in the same global order, so none waits for a
-/// lock held by a thread that waits for one of its own.
-///
-/// `a` and `b` must be different mutexes: a std `Mutex` locked twice by one thread never
-/// returns. Callers check for the same instance first, or document it as a precondition.
-pub(crate) fn lock_in_address_order<'a, T>(
-    a: &'a Mutex<T>,
-    b: &'a Mutex<T>,
-) -> (MutexGuard<'a, T>, MutexGuard<'a, T>) {
-    if std::ptr::from_ref(a) < std::ptr::from_ref(b) {
-        let first = a.lock().unwrap();
-        (first, b.lock().unwrap())
-    } else {
-        let first = b.lock().unwrap();
-        (a.lock().unwrap(), first)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -83,15 +64,5 @@ mod tests {
     #[should_panic(expected = "all contain")]
     fn line_of_rejects_an_ambiguous_needle() {
         line_of("x\nx", "x");
-    }
-
-    #[test]
-    fn lock_in_address_order_returns_guards_in_argument_order() {
-        let (a, b) = (Mutex::new(1), Mutex::new(2));
-        let (ga, gb) = lock_in_address_order(&a, &b);
-        assert_eq!((*ga, *gb), (1, 2));
-        drop((ga, gb));
-        let (gb, ga) = lock_in_address_order(&b, &a);
-        assert_eq!((*ga, *gb), (1, 2));
     }
 }

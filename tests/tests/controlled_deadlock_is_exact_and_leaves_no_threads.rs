@@ -16,9 +16,9 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
+use threadsafe_corpus::contege::sync_locks::synchronized_map::{SynchronizedMap, FILE, SOURCE};
 use threadsafe_rt::{check, generated_tests, Config, Failure, Report, Strategy};
-use threadsafe_tests::controlled::harness;
-use threadsafe_tests::controlled::synchronized_map::{SynchronizedMap, FILE, SOURCE};
+use threadsafe_tests::harness;
 use threadsafe_tests::{expect, line_of};
 
 /// Seeds whose tests include the mirrored pair early (the 2nd, 2nd, 9th and 10th test), with

@@ -9,14 +9,16 @@
 
 use std::time::Duration;
 
-use threadsafe_rt::{check, generated_tests, Config, Strategy, Subject};
-use threadsafe_tests::controlled::concurrent_hash_map::{
+use threadsafe_corpus::contege::sync_locks::concurrent_hash_map::{
     ConcurrentHashMap, FixedConcurrentHashMap,
 };
-use threadsafe_tests::controlled::harness;
-use threadsafe_tests::controlled::string_buffer::{FixedStringBuffer, StringBuffer};
-use threadsafe_tests::controlled::synchronized_map::{FixedSynchronizedMap, SynchronizedMap};
+use threadsafe_corpus::contege::sync_locks::string_buffer::{FixedStringBuffer, StringBuffer};
+use threadsafe_corpus::contege::sync_locks::synchronized_map::{
+    FixedSynchronizedMap, SynchronizedMap,
+};
+use threadsafe_rt::{check, generated_tests, Config, Strategy, Subject};
 use threadsafe_tests::expect;
+use threadsafe_tests::harness;
 
 const SEEDS: std::ops::Range<u64> = 0..20;
 

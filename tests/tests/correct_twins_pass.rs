@@ -6,14 +6,14 @@
 
 use std::time::Duration;
 
+use threadsafe_corpus::contege::std_locks::concurrent_hash_map::FixedConcurrentHashMap;
+use threadsafe_corpus::contege::std_locks::logger::FixedLogger;
+use threadsafe_corpus::contege::std_locks::string_buffer::FixedStringBuffer;
+use threadsafe_corpus::contege::std_locks::synchronized_map::FixedSynchronizedMap;
 use threadsafe_rt::{check, Config, Executor, Subject};
 use threadsafe_tests::account::Account;
 use threadsafe_tests::bounded_stack::BoundedStack;
-use threadsafe_tests::concurrent_hash_map::FixedConcurrentHashMap;
 use threadsafe_tests::expect;
-use threadsafe_tests::logger::FixedLogger;
-use threadsafe_tests::string_buffer::FixedStringBuffer;
-use threadsafe_tests::synchronized_map::FixedSynchronizedMap;
 
 /// Asserts that the generator calls exactly `methods` of `T` and skips none.
 fn describes_every_method<T: Subject>(methods: &[&str]) {

@@ -21,15 +21,17 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
 
+use threadsafe_corpus::contege::sync_locks::concurrent_hash_map::{
+    self, ConcurrentHashMap, FixedConcurrentHashMap,
+};
+use threadsafe_corpus::contege::sync_locks::string_buffer::{
+    self, FixedStringBuffer, StringBuffer,
+};
 use threadsafe_rt::{
     check, thread_safe, Config, Ended, Guide, MapCoverage, Report, ScheduleMode, Strategy, Subject,
     UniverseSource,
 };
-use threadsafe_tests::controlled::concurrent_hash_map::{
-    self, ConcurrentHashMap, FixedConcurrentHashMap,
-};
-use threadsafe_tests::controlled::harness;
-use threadsafe_tests::controlled::string_buffer::{self, FixedStringBuffer, StringBuffer};
+use threadsafe_tests::harness;
 use threadsafe_tests::{expect, line_of};
 
 /// Every seed of these finds the bug under both guides.
@@ -41,8 +43,9 @@ const SEEDS: std::ops::Range<u64> = 0..10;
 const BUDGET: Duration = Duration::from_secs(60);
 
 /// The ports use `threadsafe_rt::sync` without statement points (they are checked from
-/// outside their crate's tests): their mutexes are named by where they were created.
-const PRIMITIVE: &str = "the primitive created at tests/src/controlled/";
+/// outside their crate's tests): their mutexes are named by where they were created, in the
+/// source the corpus writes once for both lock modules.
+const PRIMITIVE: &str = "the primitive created at corpus/src/contege/both_locks/";
 
 fn config(seed: u64, guide: Guide) -> Config {
     let mut c = harness::race_hunt(seed, Strategy::Random, BUDGET);

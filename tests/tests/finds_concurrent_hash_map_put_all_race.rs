@@ -5,10 +5,10 @@
 
 use std::time::Duration;
 
-use threadsafe_rt::{check, Config};
-use threadsafe_tests::concurrent_hash_map::{
+use threadsafe_corpus::contege::std_locks::concurrent_hash_map::{
     ConcurrentHashMap, FixedConcurrentHashMap, FILE, SOURCE,
 };
+use threadsafe_rt::{check, Config};
 use threadsafe_tests::expect;
 use threadsafe_tests::line_of;
 

@@ -6,10 +6,10 @@
 
 use std::time::Duration;
 
+use threadsafe_corpus::contege::std_locks::logger::{FixedLogger, Logger, FILE, SOURCE};
 use threadsafe_rt::{check, Config};
 use threadsafe_tests::expect;
 use threadsafe_tests::line_of;
-use threadsafe_tests::logger::{FixedLogger, Logger, FILE, SOURCE};
 
 /// MEASURED (debug build, 2 cores, no other load; 200 runs of this test binary with seed 0,
 /// budget 30 s then 5 s): found 200/200; time to bug median 0.06 s, p90 0.13 s, max 2.1 s

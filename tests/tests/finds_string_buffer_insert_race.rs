@@ -5,10 +5,12 @@
 
 use std::time::Duration;
 
+use threadsafe_corpus::contege::std_locks::string_buffer::{
+    FixedStringBuffer, StringBuffer, FILE, SOURCE,
+};
 use threadsafe_rt::{check, Config};
 use threadsafe_tests::expect;
 use threadsafe_tests::line_of;
-use threadsafe_tests::string_buffer::{FixedStringBuffer, StringBuffer, FILE, SOURCE};
 
 /// MEASURED (debug build, 2 cores, no other load; 200 runs of this test binary with seed 0,
 /// budget 30 s then 20 s): found 200/200; time to bug median 0.7 s, p90 1.7 s, max 2.6 s.

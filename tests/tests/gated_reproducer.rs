@@ -8,9 +8,9 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use threadsafe_corpus::contege::sync_locks::string_buffer::{self, StringBuffer};
 use threadsafe_rt::{check, Strategy};
-use threadsafe_tests::controlled::harness;
-use threadsafe_tests::controlled::string_buffer::{self, StringBuffer};
+use threadsafe_tests::harness;
 use threadsafe_tests::{expect, line_of};
 
 #[rustfmt::skip]
@@ -20,7 +20,7 @@ mod gated_string_buffer;
 const SNAPSHOT: &str = "gated_string_buffer.rs";
 const HEADER: &str =
     "// Generated: the gated test of a violation of the StringBuffer port (seed 0).\n\
-                      use threadsafe_tests::controlled::string_buffer::StringBuffer;\n\n";
+                      use threadsafe_corpus::contege::sync_locks::string_buffer::StringBuffer;\n\n";
 
 /// The gated test as the check prints it, as a public `fn` (this file runs it).
 fn current() -> (String, Vec<String>) {

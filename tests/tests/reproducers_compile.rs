@@ -6,6 +6,7 @@
 
 use std::path::PathBuf;
 
+use threadsafe_corpus::contege::std_locks as ports;
 use threadsafe_rt::{generated_tests, Config, Subject};
 
 // The renderer passes a reused output variable as `v0.clone()` even when its type is `Copy`
@@ -58,52 +59,53 @@ fn tests_of<T: Subject>(seed: u64) -> Vec<String> {
 const SNAPSHOTS: &[Snapshot] = &[
     Snapshot {
         file: "string_buffer.rs",
-        import: "threadsafe_tests::string_buffer::StringBuffer",
+        import: "threadsafe_corpus::contege::std_locks::string_buffer::StringBuffer",
         seed: 9,
         run: false,
-        tests: tests_of::<threadsafe_tests::string_buffer::StringBuffer>,
+        tests: tests_of::<ports::string_buffer::StringBuffer>,
     },
     Snapshot {
         file: "concurrent_hash_map.rs",
-        import: "threadsafe_tests::concurrent_hash_map::ConcurrentHashMap",
+        import: "threadsafe_corpus::contege::std_locks::concurrent_hash_map::ConcurrentHashMap",
         seed: 2,
         run: false,
-        tests: tests_of::<threadsafe_tests::concurrent_hash_map::ConcurrentHashMap>,
+        tests: tests_of::<ports::concurrent_hash_map::ConcurrentHashMap>,
     },
     Snapshot {
         file: "synchronized_map.rs",
-        import: "threadsafe_tests::synchronized_map::SynchronizedMap",
+        import: "threadsafe_corpus::contege::std_locks::synchronized_map::SynchronizedMap",
         seed: 179,
         run: false,
-        tests: tests_of::<threadsafe_tests::synchronized_map::SynchronizedMap>,
+        tests: tests_of::<ports::synchronized_map::SynchronizedMap>,
     },
     Snapshot {
         file: "logger.rs",
-        import: "threadsafe_tests::logger::Logger",
+        import: "threadsafe_corpus::contege::std_locks::logger::Logger",
         seed: 0,
         run: false,
-        tests: tests_of::<threadsafe_tests::logger::Logger>,
+        tests: tests_of::<ports::logger::Logger>,
     },
     Snapshot {
         file: "fixed_concurrent_hash_map.rs",
-        import: "threadsafe_tests::concurrent_hash_map::FixedConcurrentHashMap",
+        import:
+            "threadsafe_corpus::contege::std_locks::concurrent_hash_map::FixedConcurrentHashMap",
         seed: 2,
         run: true,
-        tests: tests_of::<threadsafe_tests::concurrent_hash_map::FixedConcurrentHashMap>,
+        tests: tests_of::<ports::concurrent_hash_map::FixedConcurrentHashMap>,
     },
     Snapshot {
         file: "fixed_synchronized_map.rs",
-        import: "threadsafe_tests::synchronized_map::FixedSynchronizedMap",
+        import: "threadsafe_corpus::contege::std_locks::synchronized_map::FixedSynchronizedMap",
         seed: 179,
         run: true,
-        tests: tests_of::<threadsafe_tests::synchronized_map::FixedSynchronizedMap>,
+        tests: tests_of::<ports::synchronized_map::FixedSynchronizedMap>,
     },
     Snapshot {
         file: "fixed_logger.rs",
-        import: "threadsafe_tests::logger::FixedLogger",
+        import: "threadsafe_corpus::contege::std_locks::logger::FixedLogger",
         seed: 0,
         run: true,
-        tests: tests_of::<threadsafe_tests::logger::FixedLogger>,
+        tests: tests_of::<ports::logger::FixedLogger>,
     },
 ];
 

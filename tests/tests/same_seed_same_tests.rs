@@ -2,10 +2,10 @@
 //! and another seed makes other tests. (The schedule of a stress run is not; a seed replays
 //! the tests, not the interleaving.)
 
+use threadsafe_corpus::contege::std_locks::concurrent_hash_map::ConcurrentHashMap;
+use threadsafe_corpus::contege::std_locks::string_buffer::StringBuffer;
 use threadsafe_rt::{generated_tests, Config, Subject};
 use threadsafe_tests::account::Account;
-use threadsafe_tests::concurrent_hash_map::ConcurrentHashMap;
-use threadsafe_tests::string_buffer::StringBuffer;
 
 fn tests<T: Subject>(seed: u64) -> Vec<String> {
     let mut config = Config::default();

@@ -1,7 +1,7 @@
 // Generated: the gated test of a violation of the StringBuffer port (seed 0).
-use threadsafe_tests::controlled::string_buffer::StringBuffer;
+use threadsafe_corpus::contege::sync_locks::string_buffer::StringBuffer;
 
-/// Found by threadsafe (seed 0): panic in thread 1, in `insert`, at tests/src/controlled/string_buffer.rs:67:35: index out of bounds: the len is 0 but the index is 0.
+/// Found by threadsafe (seed 0): panic in thread 1, in `insert`, at corpus/src/contege/both_locks/string_buffer.rs:67:35: index out of bounds: the len is 0 but the index is 0.
 /// The gates hold each thread where the failing controlled run switched away from it.
 pub fn string_buffer_gated() {
     let cut = StringBuffer::with_text("é");
@@ -11,16 +11,16 @@ pub fn string_buffer_gated() {
     let v1 = cut1.len();
     let _ = cut1.len();
     let schedule = threadsafe_rt::schedule!(
-        "t2: lock@tests/src/controlled/string_buffer.rs:99#1"
-        -> "t1: lock@tests/src/controlled/string_buffer.rs:59#1"
-        -> "t1: lock@tests/src/controlled/string_buffer.rs:59#1"
-        -> "t2: lock@tests/src/controlled/string_buffer.rs:99#1"
-        -> "t2: lock@tests/src/controlled/string_buffer.rs:80#1"
-        -> "t1: lock@tests/src/controlled/string_buffer.rs:59#1"
-        -> "t1: lock@tests/src/controlled/string_buffer.rs:67#1"
-        -> "t2: lock@tests/src/controlled/string_buffer.rs:80#1"
+        "t2: lock@corpus/src/contege/both_locks/string_buffer.rs:99#1"
+        -> "t1: lock@corpus/src/contege/both_locks/string_buffer.rs:59#1"
+        -> "t1: lock@corpus/src/contege/both_locks/string_buffer.rs:59#1"
+        -> "t2: lock@corpus/src/contege/both_locks/string_buffer.rs:99#1"
+        -> "t2: lock@corpus/src/contege/both_locks/string_buffer.rs:80#1"
+        -> "t1: lock@corpus/src/contege/both_locks/string_buffer.rs:59#1"
+        -> "t1: lock@corpus/src/contege/both_locks/string_buffer.rs:67#1"
+        -> "t2: lock@corpus/src/contege/both_locks/string_buffer.rs:80#1"
         -> "t2: end"
-        -> "t1: lock@tests/src/controlled/string_buffer.rs:67#1"
+        -> "t1: lock@corpus/src/contege/both_locks/string_buffer.rs:67#1"
     );
     let outcome = threadsafe_rt::gates::run(schedule, |s| {
         s.spawn("t1", || {

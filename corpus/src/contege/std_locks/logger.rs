@@ -1,6 +1,10 @@
 //! Bug 8 of Pradel & Gross, Table 1: `java.util.logging.Logger` (JDK 1.4.1), a
 //! `NullPointerException` when a field that one thread checked for `null` is cleared by
 //! another before the first one uses it.
+//!
+//! Only with std locks: no test checks it under the controlled scheduler. The corpus's V6
+//! (`jdk::logger`) is MAPTest's bug of the same class, a different one: a handler list that
+//! shrinks between its count and the publish.
 
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::Mutex;
@@ -9,7 +13,7 @@ use threadsafe_rt::thread_safe;
 
 /// This file, as panic locations name it.
 pub const FILE: &str = file!();
-/// The text of this file, to find the line of a statement with [`line_of`](crate::line_of).
+/// The text of this file, to find the line of a statement with `line_of`.
 pub const SOURCE: &str = include_str!("logger.rs");
 
 /// Where a logger publishes its records.

@@ -1,26 +1,26 @@
-//! Bug 2 of Pradel & Gross (`java.util.concurrent.ConcurrentHashMap`) written with
-//! [`threadsafe_rt::sync::Mutex`]: `map.put_all(&map)` lists the keys in one pass over the
-//! segments and reads each value in another lock section, so a `clear` or `remove` that the
-//! scheduler runs in between leaves a listed key without a value.
+//! Bug 2 of Pradel & Gross, Table 1: `java.util.concurrent.ConcurrentHashMap` (JDK 1.6 and
+//! 1.7), whose `putAll(map)` reads the entries of the map it is given with no lock, so that
+//! `map.putAll(map)` undoes a concurrent `clear()`. Written once against the including
+//! module's `sync`: `std_locks` and `sync_locks` include this file, and so does a std test.
 
 use std::collections::hash_map::DefaultHasher;
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 
-use threadsafe_rt::sync::Mutex;
+use super::sync::Mutex;
 use threadsafe_rt::thread_safe;
 
 /// This file, as panic locations name it.
 pub const FILE: &str = file!();
-/// The text of this file, to find the line of a statement with [`line_of`](crate::line_of).
+/// The text of this file, to find the line of a statement with `line_of`.
 pub const SOURCE: &str = include_str!("concurrent_hash_map.rs");
 
 /// How many independently locked segments a map has.
 const SEGMENTS: usize = 4;
 
 /// A map from strings to integers split into independently locked segments, ported from
-/// `java.util.concurrent.ConcurrentHashMap` with [`threadsafe_rt::sync::Mutex`]. `put_all`
-/// lists the other map's keys, then reads each key's value in a separate lock section: with
+/// `java.util.concurrent.ConcurrentHashMap` (bug 2 of Pradel & Gross). `put_all` lists the
+/// other map's keys, then reads each key's value in a separate lock section. With
 /// `map.put_all(&map)` on one thread and `map.clear()` on another, a listed key can be gone
 /// when its value is read, and `put_all` panics on the missing entry.
 pub struct ConcurrentHashMap {
@@ -55,6 +55,11 @@ impl ConcurrentHashMap {
     /// Removes `key`; returns its value.
     pub fn remove(&self, key: &str) -> Option<i32> {
         self.segment(key).lock().unwrap().remove(key)
+    }
+
+    /// Whether `key` has a value.
+    pub fn contains_key(&self, key: &str) -> bool {
+        self.segment(key).lock().unwrap().contains_key(key)
     }
 
     /// The number of entries, segment by segment (not a snapshot under writers).
@@ -103,7 +108,7 @@ impl ConcurrentHashMap {
         &self.segments[(h.finish() % SEGMENTS as u64) as usize]
     }
 
-    /// Every entry, each segment read under its lock.
+    /// Every entry, each segment's keys and values read together under its lock.
     fn entries(&self) -> Vec<(String, i32)> {
         self.segments
             .iter()
@@ -119,8 +124,9 @@ impl ConcurrentHashMap {
 }
 
 /// [`ConcurrentHashMap`] with `put_all` fixed: it reads each segment of `other` once, keys and
-/// values together under the segment's lock, then puts the pairs; it never looks up a key
-/// that may be gone.
+/// values together under the segment's lock, then puts the pairs. `map.put_all(&map)` racing
+/// `map.clear()` now copies the entries some segment held at some moment, as the JDK
+/// documents for its weakly consistent iterators, and never looks up a key that is gone.
 #[derive(Default)]
 pub struct FixedConcurrentHashMap(ConcurrentHashMap);
 
@@ -144,6 +150,11 @@ impl FixedConcurrentHashMap {
     /// Removes `key`; returns its value.
     pub fn remove(&self, key: &str) -> Option<i32> {
         self.0.remove(key)
+    }
+
+    /// Whether `key` has a value.
+    pub fn contains_key(&self, key: &str) -> bool {
+        self.0.contains_key(key)
     }
 
     /// The number of entries, segment by segment (not a snapshot under writers).

@@ -1,22 +1,25 @@
-//! Bug 9 of Pradel & Gross (`Collections.synchronizedMap`, JDK 1.4.2) written with
-//! [`threadsafe_rt::sync::Mutex`]: `a.eq(&b)` holds `a`'s lock while it locks `b`, and
-//! `b.eq(&a)` holds `b`'s while it locks `a`. Under the controlled scheduler the deadlock is
-//! exact: both threads wait in the scheduler, which reports where, and unwinds them.
+//! Bug 9 of Pradel & Gross, Table 1: `java.util.Collections.SynchronizedMap` (JDK 1.4.2),
+//! whose `equals` holds its own lock while it reads the other map, which takes the other
+//! map's lock: `a.eq(&b)` on one thread and `b.eq(&a)` on another each hold one lock and wait
+//! for the other. With `threadsafe_rt::sync` the deadlock is exact under the controlled
+//! scheduler (both threads wait in the scheduler, which reports where, and unwinds them);
+//! with std locks the stress executor's watchdog reports it. Written once against the
+//! including module's `sync`: `std_locks` and `sync_locks` include this file.
 
 use std::collections::BTreeMap;
 
-use threadsafe_rt::sync::Mutex;
+use super::sync::Mutex;
 use threadsafe_rt::thread_safe;
 
 use super::lock_in_address_order;
 
 /// This file, as deadlock reports name it.
 pub const FILE: &str = file!();
-/// The text of this file, to find the line of a statement with [`line_of`](crate::line_of).
+/// The text of this file, to find the line of a statement with `line_of`.
 pub const SOURCE: &str = include_str!("synchronized_map.rs");
 
 /// A map from strings to integers behind one lock, ported from `Collections.synchronizedMap`
-/// with [`threadsafe_rt::sync::Mutex`]. `eq` holds `self`'s lock while it locks `other`: with
+/// (bug 9 of Pradel & Gross). `eq` holds `self`'s lock while it locks `other`: with
 /// `a.eq(&b)` on one thread and `b.eq(&a)` on another, each thread can take its own map's
 /// lock and wait forever for the other's. As in the JDK, a map is equal to itself without
 /// locking (`if (this == o) return true;`), so `a.eq(&a)` does not deadlock sequentially.

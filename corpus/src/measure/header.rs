@@ -1,0 +1,124 @@
+//! The lines above the tables: the date, the machine, the command and the settings of the
+//! run, kept in [`Meta`] for the JSON as well.
+
+use std::fmt::Write as _;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use super::cli::Settings;
+use super::guides::guide_name;
+use super::machine::{cores, loads};
+use super::units::secs;
+
+/// The run's context, printed above the table and written to the JSON.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Meta {
+    /// The date (UTC, `YYYY-MM-DD`).
+    pub date: String,
+    /// Logical cores.
+    pub cores: usize,
+    /// The CPU model.
+    pub cpu: String,
+    /// Load averages (1, 5, 15 minutes) at the start.
+    pub load_before: Option<[f64; 3]>,
+    /// Load averages at the end.
+    pub load_after: Option<[f64; 3]>,
+    /// CPU other processes used over the whole run, in cores.
+    pub other_cpu: Option<f64>,
+    /// The command as typed.
+    pub command: String,
+    /// The settings.
+    pub settings: Settings,
+    /// The subjects run, by name.
+    pub subjects: Vec<String>,
+    /// Where the JSON goes.
+    pub json: String,
+    /// Wall time of the whole run.
+    pub wall: Duration,
+}
+
+/// `YYYY-MM-DD` (UTC) of `time`.
+pub fn utc_date(time: SystemTime) -> String {
+    let days = time
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() / 86_400) as i64;
+    // Howard Hinnant's civil_from_days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}")
+}
+
+/// The lines above the table: date, machine, command and settings.
+pub fn header(meta: &Meta) -> String {
+    let s = &meta.settings;
+    let mut out = String::new();
+    let _ = writeln!(out, "## time to bug ({})", meta.date);
+    let _ = writeln!(out);
+    let _ = writeln!(
+        out,
+        "- machine: {} cores, {}; load average {} before, {} after; other processes' CPU during the run: {} cores",
+        meta.cores,
+        meta.cpu,
+        loads(meta.load_before),
+        loads(meta.load_after),
+        cores(meta.other_cpu)
+    );
+    let _ = writeln!(out, "- command: `{}`", meta.command);
+    let mut baselines = Vec::new();
+    if s.paper {
+        baselines.push("paper mode (executor = paper, schedule = stress)");
+    }
+    if s.naive {
+        baselines.push("naive two-thread stress test");
+    }
+    let _ = writeln!(
+        out,
+        "- settings: seeds 0..{}, budget {} per run, twin budget {} per check, tool = Config::default() with seed and budget; baselines: {}{}{}",
+        s.seeds,
+        secs(s.budget.as_secs_f64()),
+        secs(s.twin_budget.as_secs_f64()),
+        if baselines.is_empty() {
+            "none".to_string()
+        } else {
+            baselines.join(", ")
+        },
+        if s.guides.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; guides compared: {} (twin coverage over seeds 0..{})",
+                s.guides
+                    .iter()
+                    .map(|&g| guide_name(g))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                s.guide_twin_seeds()
+            )
+        },
+        if s.quick { "; quick mode" } else { "" }
+    );
+    let _ = writeln!(out, "- subjects: {}", meta.subjects.join(", "));
+    let _ = writeln!(out, "- wall time: {}", secs(meta.wall.as_secs_f64()));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates() {
+        let at = |secs: u64| utc_date(UNIX_EPOCH + Duration::from_secs(secs));
+        assert_eq!(at(0), "1970-01-01");
+        assert_eq!(at(951_782_400), "2000-02-29");
+        assert_eq!(at(1_704_067_199), "2023-12-31");
+        assert_eq!(at(1_709_164_800), "2024-02-29");
+        assert_eq!(at(1_795_132_800), "2026-11-20");
+    }
+}

@@ -1,0 +1,45 @@
+//! What the time-to-bug harness (`cargo bench -p threadsafe-corpus --bench time_to_bug`)
+//! computes and prints, apart from running the checks, kept in the library so that it is
+//! unit-tested, one concept per module. The benchmarks of `threadsafe-bench` measure with
+//! the same helpers (`machine`, `stats`, `units`), so that they exist once.
+//!
+//! - the harness's command line (`cli`), and which finds are the subject's bug (`location`);
+//! - durations and numbers as text (`units`), and the statistics of runs that may miss
+//!   (`stats`: medians with misses counted at the budget, ratios, geometric means);
+//! - what was measured on a subject (`results`), the main table (`table`), the guides and
+//!   their table (`guides`), and the JSON file (`json`, `report_json`);
+//! - what the machine was doing (`machine`: CPU model, load averages, other processes' CPU),
+//!   and the lines above the tables (`header`).
+//!
+//! A time that a miss enters is only a bound: a miss counts as the budget, and the bug
+//! would have taken at least that long. [`Estimate`] carries the value with its [`Bound`],
+//! and every rendering marks a lower bound `≥` and an upper bound `≤`.
+
+mod cli;
+#[cfg(test)]
+mod fixtures;
+mod guides;
+mod header;
+mod json;
+mod location;
+mod machine;
+mod report_json;
+mod results;
+mod stats;
+mod table;
+mod units;
+
+pub use cli::{parse_args, select, Command, Selection, Settings, QUICK_SUBJECTS, USAGE};
+pub use guides::{
+    guide_name, guides_geomean_row, guides_notes, guides_row, guides_table, guides_table_head,
+    GUIDES, GUIDE_RATIOS, GUIDE_TWIN_SEEDS,
+};
+pub use header::{header, utc_date, Meta};
+pub use json::{escape, Json};
+pub use location::{location_file, same_file};
+pub use machine::{cores, cpu_model, load_averages, loads, CpuMeter, OtherCpu};
+pub use report_json::{report_json, subject_json};
+pub use results::{CoverageCounts, GuideResult, SubjectResult, TwinCheck};
+pub use stats::{geomean, median, Bound, Estimate, Run, Stats};
+pub use table::{geomean_row, table, table_head, table_notes, table_row, Columns};
+pub use units::{parse_duration, secs, thousands};

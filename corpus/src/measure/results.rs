@@ -1,0 +1,171 @@
+//! What the harness measured on a subject: the runs of each mode, the twin's checks, and the
+//! guides' runs with the MAP-coverage each reached.
+
+use threadsafe_rt::{Guide, MapCoverage};
+
+use super::stats::{median, Run, Stats};
+
+/// Everything measured on one subject.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SubjectResult {
+    /// The paper's identifier (`V1`, `C6`).
+    pub id: String,
+    /// The short name.
+    pub name: String,
+    /// The original class and version.
+    pub original: String,
+    /// The bug kind's name.
+    pub bug: String,
+    /// The source file of the buggy type.
+    pub file: String,
+    /// The tool's runs, one per seed.
+    pub tool: Vec<Run>,
+    /// Paper mode's runs, if that baseline ran.
+    pub paper: Option<Vec<Run>>,
+    /// The naive test's runs, if that baseline ran.
+    pub naive: Option<Vec<Run>>,
+    /// Checks of the correct twin.
+    pub twin_runs: usize,
+    /// Of those, the ones that reported a violation (false positives).
+    pub twin_reports: usize,
+    /// CPU other processes used while this subject's buggy runs ran, in cores.
+    pub other_cpu: Option<f64>,
+    /// Each compared guide's runs, in [`GUIDES`](super::GUIDES)' order; `None` when guides
+    /// were not compared.
+    pub guides: Option<Vec<GuideResult>>,
+}
+
+impl SubjectResult {
+    /// The tool's statistics.
+    pub fn tool_stats(&self) -> Option<Stats> {
+        Stats::of(&self.tool)
+    }
+
+    /// Paper mode's statistics, if it ran.
+    pub fn paper_stats(&self) -> Option<Stats> {
+        self.paper.as_deref().and_then(Stats::of)
+    }
+
+    /// The naive test's statistics, if it ran.
+    pub fn naive_stats(&self) -> Option<Stats> {
+        self.naive.as_deref().and_then(Stats::of)
+    }
+
+    /// The runs of `guide`, if it was compared.
+    pub fn guide(&self, guide: Guide) -> Option<&GuideResult> {
+        self.guides.as_deref()?.iter().find(|g| g.guide == guide)
+    }
+}
+
+/// The counts of a [`MapCoverage`], kept for the table and the JSON.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CoverageCounts {
+    /// Feasible memory-access patterns covered.
+    pub covered: u64,
+    /// Feasible memory-access patterns.
+    pub feasible: u64,
+    /// Pairs of concurrent methods run against each other.
+    pub pairs_covered: u64,
+    /// Pairs of concurrent methods.
+    pub pairs_total: u64,
+    /// Controlled executions read.
+    pub executions: u64,
+    /// Of those, executions with an access sequence not seen before.
+    pub distinct_executions: u64,
+}
+
+impl CoverageCounts {
+    /// The counts of `c`.
+    pub fn of(c: &MapCoverage) -> CoverageCounts {
+        CoverageCounts {
+            covered: c.covered,
+            feasible: c.feasible,
+            pairs_covered: c.pairs_covered as u64,
+            pairs_total: c.pairs_total,
+            executions: c.executions,
+            distinct_executions: c.distinct_executions,
+        }
+    }
+
+    /// Covered over feasible (as [`MapCoverage::ratio`]); `None` when nothing is feasible.
+    pub fn ratio(&self) -> Option<f64> {
+        (self.feasible > 0).then(|| self.covered as f64 / self.feasible as f64)
+    }
+}
+
+/// One check of a correct twin.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TwinCheck {
+    /// The seed.
+    pub seed: u64,
+    /// It reported a violation: a false positive.
+    pub reported: bool,
+    /// The MAP-coverage it reached; `None` when it was not measured or the check did not
+    /// run.
+    pub coverage: Option<CoverageCounts>,
+    /// Why the coverage is missing, or what went wrong.
+    pub note: Option<String>,
+}
+
+/// One guide's checks of one subject.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GuideResult {
+    /// The guide.
+    pub guide: Guide,
+    /// Checks of the buggy type, one per seed; for the random guide, the tool's runs.
+    pub runs: Vec<Run>,
+    /// Checks of the correct twin, seeds `0..min(N, GUIDE_TWIN_SEEDS)`; for the random
+    /// guide, the first of the tool's twin checks.
+    pub twin: Vec<TwinCheck>,
+}
+
+impl GuideResult {
+    /// The statistics of the buggy runs.
+    pub fn stats(&self) -> Option<Stats> {
+        Stats::of(&self.runs)
+    }
+
+    /// The median MAP-coverage ratio over the twin checks that measured it.
+    pub fn twin_coverage(&self) -> Option<f64> {
+        let ratios: Vec<f64> = self
+            .twin
+            .iter()
+            .filter_map(|t| t.coverage?.ratio())
+            .collect();
+        median(&ratios)
+    }
+
+    /// Twin checks that reported a violation.
+    pub fn twin_reports(&self) -> usize {
+        self.twin.iter().filter(|t| t.reported).count()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::measure::fixtures::{twin_check, with_guides};
+
+    #[test]
+    fn twin_coverage_is_a_median_over_the_measured_checks() {
+        let mut g = with_guides().guides.unwrap().remove(0);
+        assert_eq!(g.twin_coverage(), Some(0.5));
+        g.twin.push(TwinCheck {
+            seed: 2,
+            reported: false,
+            coverage: None,
+            note: Some("coverage not measured".into()),
+        });
+        g.twin.push(twin_check(3, 0, 0));
+        assert_eq!(
+            g.twin_coverage(),
+            Some(0.5),
+            "unmeasured and empty checks left out"
+        );
+        g.twin.push(twin_check(4, 4, 4));
+        assert_eq!(g.twin_coverage(), Some(0.5));
+        assert_eq!(g.twin_reports(), 0);
+        g.twin.clear();
+        assert_eq!(g.twin_coverage(), None);
+    }
+}
