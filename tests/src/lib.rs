@@ -20,6 +20,7 @@
 //! |---|---|---|
 //! | [`bounded_stack`] | [`BoundedStack`](bounded_stack::BoundedStack) | correct; panics sequentially on bad input |
 //! | [`account`] | [`Account`](account::Account) | correct; deadlocks sequentially on `a.merge(&a)` |
+//! | [`nondeterministic`] | six types | correct; results differ between runs (hash order, clocks, addresses, randomness, `ThreadId`) |
 //!
 //! [`expect`] holds the assertions on reports the integration tests share, [`harness`] what
 //! the controlled-scheduler tests share, and [`line_of`] finds the line a panic must point at.
@@ -28,6 +29,7 @@ pub mod account;
 pub mod bounded_stack;
 pub mod expect;
 pub mod harness;
+pub mod nondeterministic;
 
 /// The 1-based number of the only line of `source` that contains `needle`.
 ///

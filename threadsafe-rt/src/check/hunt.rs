@@ -173,6 +173,7 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
             };
             if !again {
                 report.results.not_reproduced += 1;
+                seq.vary_where_differs(&seen.results);
                 continue;
             }
             verdict = Some(seen);

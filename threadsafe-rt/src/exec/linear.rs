@@ -85,6 +85,7 @@ impl<T: Send + Sync + 'static> Shared<T> {
                 return;
             }
             if let Some(seed) = self.pace {
+                // Each slot its own pause, so that runs of one order differ in timing.
                 pause(seed, i);
             }
             match step {

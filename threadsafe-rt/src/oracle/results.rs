@@ -18,7 +18,7 @@
 //! would need more than [`MAX_SEARCH_RUNS`] runs, or runs past the check's deadline, gives
 //! up: the results are then not judged (never reported), and the report counts them.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -68,6 +68,8 @@ pub(crate) struct Sequential {
     hinted: HashSet<Vec<usize>>,
     /// The distinct results seen, each with an order that gave it.
     known: Vec<(Results, Vec<usize>)>,
+    /// The first results of each order run, which later runs of it are compared with.
+    first: HashMap<Vec<usize>, Results>,
     /// Calls whose value differed between runs of one linearization.
     varying: HashSet<Site>,
     /// Linearization runs made (whole or partial orders).
@@ -94,6 +96,7 @@ impl Sequential {
             tried: 0,
             hinted: HashSet::new(),
             known: Vec::new(),
+            first: HashMap::new(),
             varying,
             runs: 0,
             timeout,
@@ -124,9 +127,13 @@ impl Sequential {
             .any(|(k, _)| r.same(k, |s| self.varying.contains(&s)))
     }
 
-    /// Keeps `r`, which `order` gave, unless it is known.
+    /// Keeps `r`, which `order` gave, unless it is known (varying values aside).
     fn keep(&mut self, r: &Results, order: &[usize]) {
-        if !self.known.iter().any(|(k, _)| k.same(r, |_| false)) {
+        if !self
+            .known
+            .iter()
+            .any(|(k, _)| k.same(r, |s| self.varying.contains(&s)))
+        {
             self.known.push((r.clone(), order.to_vec()));
         }
     }
@@ -214,17 +221,37 @@ impl Sequential {
         }
     }
 
-    /// Takes the results of runs of `order`: values that differ between them vary; each
-    /// distinct result is known.
-    fn learn<'r>(&mut self, order: &[usize], runs: impl Iterator<Item = &'r Results> + Clone) {
-        let first = runs.clone().next();
+    /// Takes the results of runs of `order`: values that differ from those of its first
+    /// run vary; each distinct result is known.
+    fn learn<'r>(&mut self, order: &[usize], runs: impl Iterator<Item = &'r Results>) {
         for r in runs {
-            if let Some(first) = first {
-                if first.same_shape(r) {
-                    self.varying.extend(first.differing(r));
+            match self.first.get(order) {
+                Some(first) if first.same_shape(r) => {
+                    let differing = first.differing(r);
+                    self.varying.extend(differing);
+                }
+                Some(_) => {}
+                None => {
+                    self.first.insert(order.to_vec(), r.clone());
                 }
             }
             self.keep(r, order);
+        }
+    }
+
+    /// Marks the calls at which `r` differs from the nearest results the linearizations
+    /// gave as varying: `r` did not come back, so something outside the calls decided
+    /// them (a clock crossing a boundary, a reused address).
+    pub(crate) fn vary_where_differs(&mut self, r: &Results) {
+        let nearest = self
+            .known
+            .iter()
+            .filter(|(k, _)| k.same_shape(r))
+            .map(|(k, _)| r.differing(k))
+            .filter(|d| d.iter().any(|s| !self.varying.contains(s)))
+            .min_by_key(Vec::len);
+        if let Some(sites) = nearest {
+            self.varying.extend(sites);
         }
     }
 

@@ -294,6 +294,7 @@ pub(super) fn render_reproducer<T>(
     out.push_str(&format!("    ];\n    for _ in 0..{repeat} {{\n"));
     let indent = "        ";
     w.stmts(&test.prefix, Scope::Prefix, indent, &mut out);
+    w.start_together(indent, &mut out);
     let n = test.threads.len();
     let handles: Vec<String> = (0..n).map(|t| format!("t{}", t + 1)).collect();
     out.push_str(&format!(
@@ -301,7 +302,10 @@ pub(super) fn render_reproducer<T>(
         tuple(&handles)
     ));
     for t in 0..n {
-        out.push_str(&format!("{indent}    let t{} = s.spawn(|| {{\n", t + 1));
+        out.push_str(&format!(
+            "{indent}    let t{} = s.spawn(|| {{\n{indent}        start();\n",
+            t + 1
+        ));
         let mut body = String::new();
         let kept = kept_part(
             &w,

@@ -217,6 +217,39 @@ impl<'d, T> Writer<'d, T> {
         self.stmts(&self.test.post, Scope::Post, indent, &mut out);
         out
     }
+
+    /// `let start = ...;` at `indent`: a closure each thread of a reproducer calls first,
+    /// which waits until all have started, so that their calls overlap (spawning alone
+    /// staggers them by tens of microseconds, longer than most race windows).
+    pub(super) fn start_together(&self, indent: &str, out: &mut String) {
+        let n = self.test.threads.len();
+        out.push_str(&format!(
+            "{indent}let started = std::sync::atomic::AtomicUsize::new(0);\n\
+             {indent}let start = || {{\n\
+             {indent}    started.fetch_add(1, std::sync::atomic::Ordering::SeqCst);\n\
+             {indent}    while started.load(std::sync::atomic::Ordering::SeqCst) < {n} {{\n\
+             {indent}        std::hint::spin_loop();\n\
+             {indent}    }}\n\
+             {indent}}};\n"
+        ));
+    }
+
+    /// [`body`](Self::body) with the threads started together (see
+    /// [`start_together`](Self::start_together)).
+    pub(super) fn body_started_together(&self, indent: &str) -> String {
+        let mut out = String::new();
+        self.stmts(&self.test.prefix, Scope::Prefix, indent, &mut out);
+        self.start_together(indent, &mut out);
+        out.push_str(&format!("{indent}std::thread::scope(|s| {{\n"));
+        self.spawns(
+            indent,
+            |_| "s.spawn(|| {\n".to_string() + indent + "        start();",
+            &mut out,
+        );
+        out.push_str(&format!("{indent}}});\n"));
+        self.stmts(&self.test.post, Scope::Post, indent, &mut out);
+        out
+    }
 }
 
 /// The test as Rust statements (prefix, scoped threads, post part).
@@ -262,7 +295,7 @@ pub(crate) fn render_reproducer<T>(
     out.push_str("#[test]\n");
     out.push_str(&format!("fn {fn_name}() {{\n"));
     out.push_str(&format!("    for _ in 0..{repeat} {{\n"));
-    out.push_str(&render_body(desc, test, "        "));
+    out.push_str(&Writer::new(desc, test).body_started_together("        "));
     out.push_str("    }\n}\n");
     out
 }
