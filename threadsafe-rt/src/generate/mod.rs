@@ -410,6 +410,29 @@ impl<'c, T: Send + Sync + 'static> Generator<'c, T> {
                 self.ready.push(ready);
             }
         }
+        // A call between two instances (`a.transfer_to(&b)`) also runs against its mirror
+        // (`b.transfer_to(&a)`): the shape of lock-order deadlocks, which pairing suffixes
+        // at random rarely builds.
+        let prefix = &self.prefixes[p];
+        if let Some(mirror) = mirrored(&prefix.suffixes[newest]) {
+            let mut threads = vec![
+                rescope(&prefix.suffixes[newest], Scope::Thread(0)),
+                rescope(&mirror, Scope::Thread(1)),
+            ];
+            while threads.len() < self.config.threads {
+                let s = self.rng.gen_range(0..n);
+                let t = threads.len();
+                threads.push(rescope(&self.prefixes[p].suffixes[s], Scope::Thread(t)));
+            }
+            let test = TestCase {
+                prefix: self.prefixes[p].calls.clone(),
+                threads,
+                post: Vec::new(),
+            };
+            if let Some(ready) = self.with_post(p, test, runner) {
+                self.ready.push(ready);
+            }
+        }
     }
 
     /// Tries to append `post_calls` calls after the threads; measures the sequential run.
@@ -561,6 +584,42 @@ fn pick<'a, X>(rng: &mut ChaCha8Rng, items: &'a [X]) -> Option<&'a X> {
     }
 }
 
+/// `calls` with the two instances of its first call between two instances swapped
+/// (receiver and argument), or `None` when no call takes another instance.
+fn mirrored(calls: &[Call]) -> Option<Vec<Call>> {
+    let (a, b) = calls.iter().find_map(|c| {
+        let r = c.receiver?;
+        c.args.iter().find_map(|arg| match arg {
+            Arg::Instance(i) if *i != r => Some((r, *i)),
+            _ => None,
+        })
+    })?;
+    let swap = |i: usize| {
+        if i == a {
+            b
+        } else if i == b {
+            a
+        } else {
+            i
+        }
+    };
+    Some(
+        calls
+            .iter()
+            .map(|c| {
+                let mut c = c.clone();
+                c.receiver = c.receiver.map(swap);
+                for arg in &mut c.args {
+                    if let Arg::Instance(i) = arg {
+                        *i = swap(*i);
+                    }
+                }
+                c
+            })
+            .collect(),
+    )
+}
+
 /// A suffix generated for thread 0, moved to thread `scope`.
 fn rescope(calls: &[Call], scope: Scope) -> Vec<Call> {
     calls
@@ -582,6 +641,30 @@ fn rescope(calls: &[Call], scope: Scope) -> Vec<Call> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_call_between_two_instances_is_mirrored() {
+        let call = |receiver, args: Vec<Arg>| Call {
+            op: OpId::Method(0),
+            receiver: Some(receiver),
+            args,
+            out: Out::None,
+        };
+        let suffix = vec![
+            call(0, vec![Arg::Instance(1), Arg::Fresh(7)]),
+            call(1, vec![Arg::Instance(0)]),
+            call(2, vec![Arg::Instance(2)]),
+        ];
+        let mirror = mirrored(&suffix).expect("a call between two instances");
+        assert_eq!(mirror[0], call(1, vec![Arg::Instance(0), Arg::Fresh(7)]));
+        assert_eq!(mirror[1], call(0, vec![Arg::Instance(1)]));
+        assert_eq!(mirror[2], suffix[2], "other instances stay");
+        assert_eq!(
+            mirrored(&suffix[2..]),
+            None,
+            "a call on itself has no mirror"
+        );
+    }
 
     #[test]
     fn rounds_start_small_and_grow_to_the_maxima() {
