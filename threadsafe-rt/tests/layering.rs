@@ -1,9 +1,7 @@
 //! The runtime's layering: every `use crate::` edge between its top-level modules points
 //! down the order of `ARCHITECTURE.md`, so the import graph has no cycle; and every module
-//! file stays small (one concept per file).
-//!
-//! The order, top to bottom (a module may import only modules of a lower rank; the
-//! facade, `lib.rs`, imports anything):
+//! file stays small (one concept per file). The order is `RANKS`, top to bottom: a module
+//! may import only modules of a lower rank; the facade, `lib.rs`, imports anything.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -30,7 +28,6 @@ const RANKS: &[(&str, u32)] = &[
     ("gates", 30),
     // The type under test, as the expansion describes it.
     ("subject", 20),
-    ("construct", 20),
     // Leaves.
     ("config", 10),
     ("exclusive", 10),
