@@ -22,6 +22,7 @@ use crate::exec::{serial_order, CallOutcome, Produced, SeqRunner};
 use crate::subject::{Description, ParamKind, Receiver};
 use crate::testcase::{Arg, Call, OpId, Out, Scope, TestCase, VarRef, VarTypes};
 
+mod pairing;
 mod plan;
 mod probe;
 mod rounds;
@@ -385,132 +386,6 @@ impl<'c, T: Send + Sync + 'static> Generator<'c, T> {
         Some((suffix, vars))
     }
 
-    /// Builds the tests of the newest suffix of prefix `p`: paired with every suffix of
-    /// the prefix, itself included (for more threads, with others drawn at random).
-    fn make_tests(&mut self, p: usize, runner: &mut SeqRunner) {
-        let n = self.prefixes[p].suffixes.len();
-        let newest = n - 1;
-        for other in 0..n {
-            let mut picks = vec![other, newest];
-            while picks.len() < self.config.threads {
-                picks.push(self.rng.gen_range(0..n));
-            }
-            let prefix = &self.prefixes[p];
-            let threads = picks
-                .iter()
-                .enumerate()
-                .map(|(t, &s)| rescope(&prefix.suffixes[s], Scope::Thread(t)))
-                .collect();
-            let test = TestCase {
-                prefix: prefix.calls.clone(),
-                threads,
-                post: Vec::new(),
-            };
-            if let Some(ready) = self.with_post(p, test, runner) {
-                self.ready.push(ready);
-            }
-        }
-        // A call between two instances (`a.transfer_to(&b)`) also runs against its mirror
-        // (`b.transfer_to(&a)`): the shape of lock-order deadlocks, which pairing suffixes
-        // at random rarely builds.
-        let prefix = &self.prefixes[p];
-        if let Some(mirror) = mirrored(&prefix.suffixes[newest]) {
-            let mut threads = vec![
-                rescope(&prefix.suffixes[newest], Scope::Thread(0)),
-                rescope(&mirror, Scope::Thread(1)),
-            ];
-            while threads.len() < self.config.threads {
-                let s = self.rng.gen_range(0..n);
-                let t = threads.len();
-                threads.push(rescope(&self.prefixes[p].suffixes[s], Scope::Thread(t)));
-            }
-            let test = TestCase {
-                prefix: self.prefixes[p].calls.clone(),
-                threads,
-                post: Vec::new(),
-            };
-            if let Some(ready) = self.with_post(p, test, runner) {
-                self.ready.push(ready);
-            }
-        }
-    }
-
-    /// Tries to append `post_calls` calls after the threads; measures the sequential run.
-    fn with_post(
-        &mut self,
-        p: usize,
-        mut test: TestCase,
-        runner: &mut SeqRunner,
-    ) -> Option<ReadyTest> {
-        let concurrent = self.desc.concurrent_methods();
-        let observers = self.desc.observers();
-        let order = serial_order(&test);
-        let (base, mut seq_time) = runner.run(
-            self.desc,
-            Arc::new(test.clone()),
-            order.clone(),
-            true,
-            self.seq_timeout,
-        )?;
-        let mut points = base.points;
-        if base.all_ok() {
-            let mut vars = self.prefixes[p].vars.clone();
-            for _ in 0..self.config.post_calls {
-                // The post part observes what the threads did: a lost update shows in a
-                // `len()` or a `total()` after them. Mostly such a call, when there is one.
-                let methods = if !observers.is_empty() && self.rng.gen_ratio(3, 4) {
-                    &observers
-                } else {
-                    &concurrent
-                };
-                let Some(mut call) =
-                    self.call_cut(methods, self.prefixes[p].instances, Scope::Post, &vars)
-                else {
-                    continue;
-                };
-                let mut candidate = test.clone();
-                candidate.post.push(call.clone());
-                if self.hung.contains(&shape(&call)) {
-                    continue;
-                }
-                match runner.run(
-                    self.desc,
-                    Arc::new(candidate.clone()),
-                    order.clone(),
-                    true,
-                    self.seq_timeout,
-                ) {
-                    Some((run, t)) if run.all_ok() => {
-                        if let Some(CallOutcome::Ok(Produced::Value(ty), _)) = run.last() {
-                            let index = test.var_count(Scope::Post);
-                            call.out = Out::Var(index);
-                            vars.0.push((
-                                VarRef {
-                                    scope: Scope::Post,
-                                    index,
-                                },
-                                *ty,
-                            ));
-                        }
-                        test.post.push(call);
-                        seq_time = t;
-                        points = run.points;
-                    }
-                    Some(_) => {}
-                    None => {
-                        self.hung.insert(shape(&call));
-                    }
-                }
-            }
-        }
-        Some(ReadyTest {
-            test: Arc::new(test),
-            seq_time,
-            points,
-            target: None,
-        })
-    }
-
     /// The callCUT task: a random method among `methods`, a receiver from the pool, and
     /// arguments from the parameter task.
     fn call_cut(
@@ -584,42 +459,6 @@ fn pick<'a, X>(rng: &mut ChaCha8Rng, items: &'a [X]) -> Option<&'a X> {
     }
 }
 
-/// `calls` with the two instances of its first call between two instances swapped
-/// (receiver and argument), or `None` when no call takes another instance.
-fn mirrored(calls: &[Call]) -> Option<Vec<Call>> {
-    let (a, b) = calls.iter().find_map(|c| {
-        let r = c.receiver?;
-        c.args.iter().find_map(|arg| match arg {
-            Arg::Instance(i) if *i != r => Some((r, *i)),
-            _ => None,
-        })
-    })?;
-    let swap = |i: usize| {
-        if i == a {
-            b
-        } else if i == b {
-            a
-        } else {
-            i
-        }
-    };
-    Some(
-        calls
-            .iter()
-            .map(|c| {
-                let mut c = c.clone();
-                c.receiver = c.receiver.map(swap);
-                for arg in &mut c.args {
-                    if let Arg::Instance(i) = arg {
-                        *i = swap(*i);
-                    }
-                }
-                c
-            })
-            .collect(),
-    )
-}
-
 /// A suffix generated for thread 0, moved to thread `scope`.
 fn rescope(calls: &[Call], scope: Scope) -> Vec<Call> {
     calls
@@ -641,30 +480,6 @@ fn rescope(calls: &[Call], scope: Scope) -> Vec<Call> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_call_between_two_instances_is_mirrored() {
-        let call = |receiver, args: Vec<Arg>| Call {
-            op: OpId::Method(0),
-            receiver: Some(receiver),
-            args,
-            out: Out::None,
-        };
-        let suffix = vec![
-            call(0, vec![Arg::Instance(1), Arg::Fresh(7)]),
-            call(1, vec![Arg::Instance(0)]),
-            call(2, vec![Arg::Instance(2)]),
-        ];
-        let mirror = mirrored(&suffix).expect("a call between two instances");
-        assert_eq!(mirror[0], call(1, vec![Arg::Instance(0), Arg::Fresh(7)]));
-        assert_eq!(mirror[1], call(0, vec![Arg::Instance(1)]));
-        assert_eq!(mirror[2], suffix[2], "other instances stay");
-        assert_eq!(
-            mirrored(&suffix[2..]),
-            None,
-            "a call on itself has no mirror"
-        );
-    }
 
     #[test]
     fn rounds_start_small_and_grow_to_the_maxima() {
