@@ -264,6 +264,12 @@ pub struct Config {
     /// except those of methods marked `#[thread_safe(nondeterministic)]`. `false` is the
     /// paper's oracle: panics and deadlocks only.
     pub results: bool,
+    /// After a violation, look for a smaller test that fails the same way (true), for at
+    /// most half the budget (0.3 s to 10 s); the report shows the smallest one found.
+    pub shrink: bool,
+    /// Show the MAP-coverage detail in the report (false: one line). `THREADSAFE_VERBOSE=1`
+    /// sets it.
+    pub verbose: bool,
 }
 
 impl Default for Config {
@@ -286,6 +292,8 @@ impl Default for Config {
             guide: Guide::Random,
             stop_when_covered: false,
             results: true,
+            shrink: true,
+            verbose: false,
         }
     }
 }

@@ -186,7 +186,7 @@ pub use config::{
     REPLAY_ENV, SEED_ENV,
 };
 pub use coverage::{MapCoverage, PatternCount, UniverseSource};
-pub use report::{Coverage, Ended, Failure, Report, ResultsNotes, Verdict, Violation};
+pub use report::{Coverage, Ended, Failure, Report, ResultsNotes, Shrunk, Verdict, Violation};
 pub use subject::{Description, Skipped, Subject};
 pub use threadsafe_derive::thread_safe;
 pub use value::{Gen, Generate};

@@ -20,16 +20,19 @@ use crate::subject::Description;
 
 /// The state of one check's search.
 pub(super) struct Hunt<'c, T: 'static> {
-    desc: &'static Description<T>,
-    config: &'c Config,
+    pub(super) desc: &'static Description<T>,
+    pub(super) config: &'c Config,
     start: Instant,
-    deadline: Instant,
-    seq: SeqRunner,
+    pub(super) deadline: Instant,
+    pub(super) seq: SeqRunner,
     conc: ConcRunner,
     tracker: Arc<Mutex<Tracker>>,
     /// Methods whose results varied between sequential runs of a test: not compared in
     /// the tests after it either.
     varying_methods: HashSet<&'static str>,
+    /// Whether a find can be replayed from a token: not while shrinking (a smaller test is
+    /// not one the generator made).
+    pub(super) replayable: bool,
 }
 
 impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
@@ -43,6 +46,7 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
             conc: ConcRunner::new(config.executor, config.seed),
             tracker: Arc::new(Mutex::new(Tracker::new(desc.concurrent_methods()))),
             varying_methods: HashSet::new(),
+            replayable: true,
         }
     }
 
@@ -68,6 +72,15 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
             report.tests += 1;
             if let Some(ended) = self.run_test(&ready, report) {
                 report.ended = ended;
+                if self.config.shrink {
+                    let verdict = std::mem::replace(&mut report.verdict, Verdict::NoViolationFound);
+                    report.verdict = match verdict {
+                        Verdict::Violation(v) => {
+                            Verdict::Violation(Box::new(self.shrink(&ready, *v)))
+                        }
+                        other => other,
+                    };
+                }
                 break;
             }
         }
@@ -82,7 +95,7 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
     }
 
     /// Runs one test's executions; what ended the check, if this test did.
-    fn run_test(&mut self, ready: &ReadyTest, report: &mut Report) -> Option<Ended> {
+    pub(super) fn run_test(&mut self, ready: &ReadyTest, report: &mut Report) -> Option<Ended> {
         let config = self.config;
         let timeout = config.hang_timeout(Some(ready.seq_time));
         let controlled = match config.schedule {
@@ -91,7 +104,8 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
             _ => ready.points > 0,
         };
         report.controlled_tests += u64::from(controlled);
-        let control = controlled.then(|| self.control(ready, self.conc.next_batch_seed(), true));
+        let read = self.replayable;
+        let control = controlled.then(|| self.control(ready, self.conc.next_batch_seed(), read));
         let spec = BatchSpec {
             count: config.conc_execs,
             timeout,
@@ -294,7 +308,7 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
         let config = self.config;
         // Under guide `map` a test depends on the coverage of every execution before it,
         // which a replay does not re-run: no token.
-        let replay = (controlled && config.guide != Guide::Map).then(|| {
+        let replay = (controlled && self.replayable && config.guide != Guide::Map).then(|| {
             ReplayToken {
                 seed: config.seed,
                 test: report.tests,

@@ -15,6 +15,7 @@ mod control;
 mod hunt;
 mod notes;
 mod replay;
+mod shrink;
 
 /// Checks `T` for thread-safety violations with `config` (environment variables are not
 /// read here; see [`Config::with_env`]).
@@ -47,6 +48,7 @@ pub fn check<T: Subject>(config: &Config) -> Report {
     let _one_at_a_time = crate::exclusive::one_at_a_time();
     let start = Instant::now();
     let mut report = Report::new(desc.name(), config.seed, desc.skipped().to_vec());
+    report.verbose = config.verbose;
     if let Some(why) = cannot_check(desc, config) {
         report.verdict = Verdict::CannotCheck(why);
         return report;

@@ -66,6 +66,17 @@ pub struct MapCoverage {
 }
 
 impl MapCoverage {
+    /// The coverage in one line, for a report that is not verbose.
+    pub fn one_line(&self) -> String {
+        let pct = self
+            .ratio()
+            .map_or("-".to_string(), |r| format!("{:.1}%", r * 100.0));
+        format!(
+            "  MAP-coverage: {}/{} feasible memory-access patterns ({pct}); method pairs run concurrently: {}/{}; {} controlled executions (THREADSAFE_VERBOSE=1 for the detail)",
+            self.covered, self.feasible, self.pairs_covered, self.pairs_total, self.executions
+        )
+    }
+
     /// Covered over feasible, `None` when nothing is feasible.
     pub fn ratio(&self) -> Option<f64> {
         (self.feasible > 0).then(|| self.covered as f64 / self.feasible as f64)

@@ -50,6 +50,9 @@ pub struct Report {
     pub coverage: Coverage,
     /// What ended the check.
     pub ended: Ended,
+    /// Show the coverage's detail ([`Config::verbose`](crate::Config::verbose)), not one
+    /// line.
+    pub verbose: bool,
 }
 
 /// The MAP-coverage of a check, when it could be measured.
@@ -126,6 +129,26 @@ pub struct Violation {
     pub gated: Option<String>,
     /// The [`schedule!`](crate::schedule) entries of [`gated`](Violation::gated).
     pub schedule: Option<Vec<String>>,
+    /// When a smaller test fails the same way: how it was found, and the reproducer of the
+    /// test as first found. The failure, interleaving and reproducers above are then the
+    /// smaller test's; the counts, time and replay token are the find's.
+    pub shrunk: Option<Shrunk>,
+}
+
+/// How a violation's test was shrunk.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct Shrunk {
+    /// Calls of the test as first found (prefix, threads, post part).
+    pub from_calls: usize,
+    /// Calls of the smallest test that fails the same way.
+    pub to_calls: usize,
+    /// Smaller tests tried.
+    pub candidates: usize,
+    /// Time spent shrinking.
+    pub time: Duration,
+    /// The reproducer of the test as first found.
+    pub original: String,
 }
 
 /// How a concurrent execution failed.
@@ -191,6 +214,7 @@ impl Report {
             abandoned_threads: 0,
             coverage: Coverage::NotMeasured("the check did not run".to_string()),
             ended: Ended::Exhausted,
+            verbose: false,
         }
     }
 
@@ -267,67 +291,132 @@ impl fmt::Display for ResultsNotes {
 }
 
 impl fmt::Display for Report {
+    /// A violation leads with the failure, the interleaving and the reproducers; the
+    /// coverage (one line unless [`Report::verbose`]), the methods left out and the notes
+    /// come after; the test as first found, when shrunk, last.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let name = &self.type_name;
-        let seconds = self.elapsed.as_secs_f64();
         match &self.verdict {
             Verdict::Violation(v) => {
                 writeln!(f, "threadsafe: `{name}` is not thread-safe")?;
-                match &v.failure {
-                    Failure::Results { table, .. } => {
-                        writeln!(
-                            f,
-                            "  failure: results that no sequential order of the same calls gives"
-                        )?;
-                        write!(f, "{table}")?;
-                        writeln!(
-                            f,
-                            "  oracle:  none of the {} sequential orders of the same calls gives these results",
-                            v.linearizations
-                        )?;
-                    }
-                    failure => {
-                        writeln!(f, "  failure: {failure}")?;
-                        writeln!(
-                            f,
-                            "  oracle:  none of the {} sequential orders of the same calls fails this way",
-                            v.linearizations
-                        )?;
-                    }
-                }
+                v.fmt_failure(f, self.seed)?;
                 writeln!(
                     f,
-                    "  seed:    {} (set THREADSAFE_SEED={} to generate the same tests)",
-                    self.seed, self.seed
+                    "\nReproducer (paste it into a test module that sees `{name}`):\n"
                 )?;
-                writeln!(
-                    f,
-                    "  found:   after {} tests, {} executions, {:.3} s",
-                    v.tests_until_found,
-                    v.executions_until_found,
-                    v.time_to_bug.as_secs_f64()
-                )?;
-                if let Some(token) = &v.replay {
+                writeln!(f, "{}", v.reproducer)?;
+                if let Some(gated) = &v.gated {
                     writeln!(
                         f,
-                        "  replay:  THREADSAFE_REPLAY={token} re-runs exactly this execution"
+                        "The failing interleaving as a deterministic test (gates enforce it; it fails \
+                         every run until the bug is fixed):\n"
                     )?;
-                }
-                if let Some(table) = &v.interleaving {
-                    writeln!(f, "\n  The failing interleaving (one thread at a time):")?;
-                    write!(f, "{table}")?;
+                    writeln!(f, "{gated}")?;
                 }
             }
             Verdict::NoViolationFound => {
                 writeln!(
                     f,
-                    "threadsafe: no thread-safety violation found in `{name}`: {} tests, {} executions, {seconds:.3} s (seed {})",
-                    self.tests, self.executions, self.seed
+                    "threadsafe: no thread-safety violation found in `{name}`: {} tests, {} executions, {:.3} s (seed {})",
+                    self.tests,
+                    self.executions,
+                    self.elapsed.as_secs_f64(),
+                    self.seed
                 )?;
             }
             Verdict::CannotCheck(why) => {
                 writeln!(f, "threadsafe: cannot check `{name}`: {why}")?;
             }
+        }
+        self.fmt_notes(f)?;
+        if let Some(s) = self.violation().and_then(|v| v.shrunk.as_ref()) {
+            writeln!(
+                f,
+                "\nThe test as first found ({} calls; the reproducer above is the smallest that \
+                 fails the same way):\n",
+                s.from_calls
+            )?;
+            for line in s.original.lines() {
+                writeln!(f, "    {line}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Violation {
+    /// The failure, the oracle's verdict, where it was found and how to replay it, the
+    /// shrinking, and the interleaving.
+    fn fmt_failure(&self, f: &mut fmt::Formatter<'_>, seed: u64) -> fmt::Result {
+        match &self.failure {
+            Failure::Results { table, .. } => {
+                writeln!(
+                    f,
+                    "  failure: results that no sequential order of the same calls gives"
+                )?;
+                write!(f, "{table}")?;
+                writeln!(
+                    f,
+                    "  oracle:  none of the {} sequential orders of the same calls gives these results",
+                    self.linearizations
+                )?;
+            }
+            failure => {
+                writeln!(f, "  failure: {failure}")?;
+                writeln!(
+                    f,
+                    "  oracle:  none of the {} sequential orders of the same calls fails this way",
+                    self.linearizations
+                )?;
+            }
+        }
+        writeln!(
+            f,
+            "  seed:    {seed} (set THREADSAFE_SEED={seed} to generate the same tests)"
+        )?;
+        writeln!(
+            f,
+            "  found:   after {} tests, {} executions, {:.3} s",
+            self.tests_until_found,
+            self.executions_until_found,
+            self.time_to_bug.as_secs_f64()
+        )?;
+        if let Some(s) = &self.shrunk {
+            writeln!(
+                f,
+                "  shrunk:  from {} calls to {} ({} smaller tests tried, {:.3} s); the test as first found is below",
+                s.from_calls,
+                s.to_calls,
+                s.candidates,
+                s.time.as_secs_f64()
+            )?;
+        }
+        if let Some(token) = &self.replay {
+            let what = if self.shrunk.is_some() {
+                "the execution as first found"
+            } else {
+                "exactly this execution"
+            };
+            writeln!(f, "  replay:  THREADSAFE_REPLAY={token} re-runs {what}")?;
+        }
+        if let Some(table) = &self.interleaving {
+            writeln!(f, "\n  The failing interleaving (one thread at a time):")?;
+            write!(f, "{table}")?;
+        }
+        Ok(())
+    }
+}
+
+impl Report {
+    /// What comes after the verdict: the coverage, the methods left out, how results were
+    /// compared, what ended the check, and notes.
+    fn fmt_notes(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let checked = !matches!(self.verdict, Verdict::CannotCheck(_));
+        match &self.coverage {
+            _ if !checked => {}
+            Coverage::Measured(c) if self.verbose => write!(f, "{c}")?,
+            Coverage::Measured(c) => writeln!(f, "{}", c.one_line())?,
+            Coverage::NotMeasured(why) => writeln!(f, "  MAP-coverage: not measured ({why})")?,
         }
         if !self.skipped.is_empty() {
             writeln!(f, "  skipped methods:")?;
@@ -335,15 +424,8 @@ impl fmt::Display for Report {
                 writeln!(f, "    - `{}`: {}", s.method, s.reason)?;
             }
         }
-        if !matches!(self.verdict, Verdict::CannotCheck(_)) {
+        if checked {
             write!(f, "{}", self.results)?;
-        }
-        match (&self.coverage, &self.verdict) {
-            (_, Verdict::CannotCheck(_)) => {}
-            (Coverage::Measured(c), _) => write!(f, "{c}")?,
-            (Coverage::NotMeasured(why), _) => {
-                writeln!(f, "  MAP-coverage: not measured ({why})")?;
-            }
         }
         match self.ended {
             Ended::AllPatternsCovered => writeln!(
@@ -366,21 +448,6 @@ impl fmt::Display for Report {
                 "  note: {} worker thread(s) stayed blocked in deadlocked code and were left behind",
                 self.abandoned_threads
             )?;
-        }
-        if let Verdict::Violation(v) = &self.verdict {
-            writeln!(
-                f,
-                "\nReproducer (paste it into a test module that sees `{name}`):\n"
-            )?;
-            writeln!(f, "{}", v.reproducer)?;
-            if let Some(gated) = &v.gated {
-                writeln!(
-                    f,
-                    "The failing interleaving as a deterministic test (gates enforce it; it fails \
-                     every run until the bug is fixed):\n"
-                )?;
-                writeln!(f, "{gated}")?;
-            }
         }
         Ok(())
     }

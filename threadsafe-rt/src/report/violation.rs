@@ -92,6 +92,7 @@ pub(crate) fn violation<T>(
         tests_until_found: found.tests,
         executions_until_found: found.executions,
         time_to_bug: found.time_to_bug,
+        shrunk: None,
     }
 }
 

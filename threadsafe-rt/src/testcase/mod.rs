@@ -4,6 +4,8 @@
 
 use std::any::TypeId;
 
+mod edit;
+
 /// Where a variable lives: the prefix, one suffix thread, or the post part.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Scope {
