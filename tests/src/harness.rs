@@ -30,10 +30,15 @@ pub fn controlled(seed: u64, strategy: Strategy, budget: Duration) -> Config {
 ///   panic inside the racy method. (With a post call, PCT also finds a lost update of two
 ///   concurrent `sb.insert(1, &sb)`, which a later `delete_char_at` trips over: a true
 ///   violation of the same non-atomic `insert`, reported at another line.)
+/// - `results = false`: the paper's oracle, panics and deadlocks only. The results oracle
+///   finds that lost update from the return values alone (two concurrent `insert`s, then a
+///   `len` one short), often before the panic; `finds_wrong_results.rs` is where results
+///   are hunted.
 pub fn race_hunt(seed: u64, strategy: Strategy, budget: Duration) -> Config {
     let mut config = controlled(seed, strategy, budget);
     config.conc_execs = 4;
     config.post_calls = 0;
+    config.results = false;
     config
 }
 

@@ -44,7 +44,7 @@ fn generated_1() {
             let _ = cut.len();
         });
     });
-    let _ = cut1.get("");
+    let _ = cut.keys();
 }
 
 #[allow(dead_code)]
@@ -88,7 +88,7 @@ fn generated_3() {
             let _ = cut.get("b");
         });
     });
-    let _ = cut1.len();
+    let _ = cut1.is_empty();
 }
 
 #[allow(dead_code)]
@@ -110,5 +110,5 @@ fn generated_4() {
             let _ = cut.get("b");
         });
     });
-    cut1.clear();
+    let _ = cut1.is_empty();
 }

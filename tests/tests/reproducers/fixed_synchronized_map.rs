@@ -41,10 +41,10 @@ fn generated_1() {
         });
         s.spawn(|| {
             let _ = cut1.eq(&cut);
-            let _ = cut.len();
+            let _ = cut.get("ab");
         });
     });
-    let _ = cut1.remove("é");
+    let _ = cut1.is_empty();
 }
 
 #[test]
@@ -58,15 +58,15 @@ fn generated_2() {
     let _ = cut1.get("b");
     std::thread::scope(|s| {
         s.spawn(|| {
-            let _ = cut1.eq(&cut);
-            let _ = cut.len();
+            let _ = cut.eq(&cut1);
+            let _ = cut1.get("ab");
         });
         s.spawn(|| {
-            let _ = cut1.eq(&cut);
-            let _ = cut.len();
+            let _ = cut1.remove("é");
+            let _ = cut1.remove("é");
         });
     });
-    let _ = cut1.remove("é");
+    let _ = cut.len();
 }
 
 #[test]
@@ -80,15 +80,15 @@ fn generated_3() {
     let _ = cut1.get("b");
     std::thread::scope(|s| {
         s.spawn(|| {
-            cut1.extend_from(&cut);
-            let _ = cut1.insert(String::from("a"), 2i32);
+            let _ = cut1.remove("é");
+            let _ = cut1.remove("é");
         });
         s.spawn(|| {
-            cut1.extend_from(&cut);
-            let _ = cut1.insert(String::from("a"), 2i32);
+            let _ = cut1.remove("é");
+            let _ = cut1.remove("é");
         });
     });
-    let _ = cut.insert(String::from("ab"), -1i32);
+    let _ = cut1.is_empty();
 }
 
 #[test]
@@ -102,13 +102,13 @@ fn generated_4() {
     let _ = cut1.get("b");
     std::thread::scope(|s| {
         s.spawn(|| {
-            let _ = cut1.eq(&cut);
-            let _ = cut.len();
+            let _ = cut.eq(&cut1);
+            let _ = cut1.get("ab");
         });
         s.spawn(|| {
-            cut1.extend_from(&cut);
-            let _ = cut1.insert(String::from("a"), 2i32);
+            let _ = cut1.len();
+            let _ = cut.get("é");
         });
     });
-    let _ = cut.get("é");
+    let _ = cut.len();
 }

@@ -42,7 +42,7 @@ fn generated_1() {
             cut.set_level(0u8);
         });
     });
-    let _ = cut.set_handler("é");
+    let _ = cut.handler_name();
 }
 
 #[allow(dead_code)]
@@ -63,7 +63,7 @@ fn generated_2() {
             cut.set_level(0u8);
         });
     });
-    let _ = cut.handler_name();
+    let _ = cut.level();
 }
 
 #[allow(dead_code)]
@@ -84,7 +84,7 @@ fn generated_3() {
             let _ = cut.set_handler(&v0);
         });
     });
-    let _ = cut.published();
+    let _ = cut.has_handler();
 }
 
 #[allow(dead_code)]
@@ -94,7 +94,7 @@ fn generated_4() {
     let _ = cut.set_handler(&v0);
     let _ = cut.set_handler(&v0);
     let _ = cut.has_handler();
-    let v4 = cut.name();
+    let _ = cut.name();
     std::thread::scope(|s| {
         s.spawn(|| {
             let _ = cut.handler_name();
@@ -105,5 +105,5 @@ fn generated_4() {
             let _ = cut.set_handler(&v0);
         });
     });
-    let _ = cut.log(1u8, &v4);
+    let _ = cut.name();
 }

@@ -30,14 +30,15 @@ fn generated_1() {
     cut.insert(v1, &cut);
     std::thread::scope(|s| {
         s.spawn(|| {
-            cut.push('0');
+            cut.insert_range(v1, &cut1, 1usize, 1usize);
+            cut.truncate(v1);
         });
         s.spawn(|| {
             cut.insert_range(v1, &cut1, 1usize, 1usize);
             cut.truncate(v1);
         });
     });
-    cut1.insert(v1, &cut1);
+    let _ = cut1.is_empty();
 }
 
 #[allow(dead_code)]
@@ -49,14 +50,14 @@ fn generated_2() {
     cut.insert(v1, &cut);
     std::thread::scope(|s| {
         s.spawn(|| {
-            cut.insert_range(v1, &cut1, 1usize, 1usize);
-            cut.truncate(v1);
+            cut.push('0');
         });
         s.spawn(|| {
             cut.insert_range(v1, &cut1, 1usize, 1usize);
             cut.truncate(v1);
         });
     });
+    let _ = cut.is_empty();
 }
 
 #[allow(dead_code)]
@@ -72,9 +73,11 @@ fn generated_3() {
             cut.truncate(v1);
         });
         s.spawn(|| {
-            let _ = cut.contents();
+            cut1.insert_range(v1, &cut, 1usize, 1usize);
+            cut1.truncate(v1);
         });
     });
+    let _ = cut.contents();
 }
 
 #[allow(dead_code)]
@@ -86,11 +89,11 @@ fn generated_4() {
     cut.insert(v1, &cut);
     std::thread::scope(|s| {
         s.spawn(|| {
-            let _ = cut.contents();
+            let _ = cut1.is_empty();
         });
         s.spawn(|| {
-            let _ = cut.contents();
+            let _ = cut1.is_empty();
         });
     });
-    cut.insert(0usize, &cut1);
+    let _ = cut1.len();
 }

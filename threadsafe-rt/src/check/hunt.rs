@@ -33,6 +33,8 @@ pub(super) struct Hunt<'c, T: 'static> {
     /// Whether a find can be replayed from a token: not while shrinking (a smaller test is
     /// not one the generator made).
     pub(super) replayable: bool,
+    /// Executions per batch: `conc_execs`, or up to the execution a replay names.
+    batch_size: usize,
 }
 
 impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
@@ -47,6 +49,7 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
             tracker: Arc::new(Mutex::new(Tracker::new(desc.concurrent_methods()))),
             varying_methods: HashSet::new(),
             replayable: true,
+            batch_size: config.conc_execs,
         }
     }
 
@@ -72,15 +75,7 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
             report.tests += 1;
             if let Some(ended) = self.run_test(&ready, report) {
                 report.ended = ended;
-                if self.config.shrink {
-                    let verdict = std::mem::replace(&mut report.verdict, Verdict::NoViolationFound);
-                    report.verdict = match verdict {
-                        Verdict::Violation(v) => {
-                            Verdict::Violation(Box::new(self.shrink(&ready, *v)))
-                        }
-                        other => other,
-                    };
-                }
+                self.shrink_found(&ready, report);
                 break;
             }
         }
@@ -92,6 +87,53 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
         }
         report.coverage = self.coverage(report.controlled_tests);
         report.abandoned_threads = self.seq.abandoned() + self.conc.abandoned();
+    }
+
+    /// Re-runs the execution `token` names: the same tests up to its test (planned the same
+    /// way under guide `pairs`), whose batch runs up to the execution; judged and shrunk as
+    /// the check did.
+    pub(super) fn replay(mut self, token: ReplayToken, report: &mut Report) {
+        self.deadline = Instant::now() + Duration::from_secs(24 * 3600);
+        self.batch_size = token.execution + 1;
+        let mut rounds = Rounds::new(self.desc, self.config)
+            .guided(self.config.guide, self.tracker.clone())
+            .at_most(66);
+        let mut number = 0;
+        while let Some(ready) = rounds.next(&mut self.seq, self.deadline) {
+            number += 1;
+            if number < token.test {
+                lock(&self.tracker).add_test(&ready.test);
+                self.conc.skip_batch();
+                continue;
+            }
+            report.tests = number;
+            if self.run_test(&ready, report) == Some(Ended::Violation) {
+                report.ended = Ended::Violation;
+                self.shrink_found(&ready, report);
+            } else {
+                report.verdict = Verdict::CannotCheck(format!(
+                    "replay {token}: the execution passed this time (has the code or the seed changed?)"
+                ));
+            }
+            return;
+        }
+        report.verdict = Verdict::CannotCheck(format!(
+            "replay {token}: the generator made fewer tests than that"
+        ));
+    }
+
+    /// Replaces the violation in `report` (of `ready`'s test) by its shrunk form.
+    fn shrink_found(&mut self, ready: &ReadyTest, report: &mut Report) {
+        if !self.config.shrink {
+            return;
+        }
+        // Candidates run whole batches, as in the check, whatever execution a replay named.
+        self.batch_size = self.config.conc_execs;
+        if let Verdict::Violation(v) =
+            std::mem::replace(&mut report.verdict, Verdict::NoViolationFound)
+        {
+            report.verdict = Verdict::Violation(Box::new(self.shrink(ready, *v)));
+        }
     }
 
     /// Runs one test's executions; what ended the check, if this test did.
@@ -107,7 +149,7 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
         let read = self.replayable;
         let control = controlled.then(|| self.control(ready, self.conc.next_batch_seed(), read));
         let spec = BatchSpec {
-            count: config.conc_execs,
+            count: self.batch_size,
             timeout,
             deadline: self.deadline,
             control,
