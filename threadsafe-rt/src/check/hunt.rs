@@ -35,6 +35,8 @@ pub(super) struct Hunt<'c, T: 'static> {
     pub(super) replayable: bool,
     /// Executions per batch: `conc_execs`, or up to the execution a replay names.
     batch_size: usize,
+    /// How long shrinking a find may take.
+    pub(super) shrink_time: Duration,
 }
 
 impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
@@ -50,6 +52,7 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
             varying_methods: HashSet::new(),
             replayable: true,
             batch_size: config.conc_execs,
+            shrink_time: super::shrink::shrink_time(config.budget),
         }
     }
 
@@ -95,6 +98,7 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
     pub(super) fn replay(mut self, token: ReplayToken, report: &mut Report) {
         self.deadline = Instant::now() + Duration::from_secs(24 * 3600);
         self.batch_size = token.execution + 1;
+        self.shrink_time = super::shrink::SHRINK_MAX;
         let mut rounds = Rounds::new(self.desc, self.config)
             .guided(self.config.guide, self.tracker.clone())
             .at_most(66);

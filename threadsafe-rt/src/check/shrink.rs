@@ -9,7 +9,8 @@
 //! and is run as the check runs tests (controlled or free-running, a few batches) and put
 //! to the same oracle; it fails "the same way" if it panics at the same place, deadlocks,
 //! or gives wrong results, as the original did. Shrinking stops at half the check's budget
-//! (at least 0.3 s, at most 10 s).
+//! (at least 0.3 s, at most 10 s); a replay gives it the 10 s, so that it shrinks at least
+//! as far as the check did (under control, to the same test when the check was not cut short).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -21,6 +22,18 @@ use crate::report::{Ended, Failure, Report, Shrunk, Verdict, Violation};
 use crate::subject::ParamKind;
 use crate::testcase::{Arg, Call, Scope, TestCase};
 use crate::value::Gen;
+
+/// The longest a shrink may take: a check's share is half its budget, between
+/// [`SHRINK_MIN`] and this; a replay's is this (it shrinks as far as the check could).
+pub(super) const SHRINK_MAX: Duration = Duration::from_secs(10);
+
+/// The shortest time a check gives shrinking.
+const SHRINK_MIN: Duration = Duration::from_millis(300);
+
+/// The time a check with `budget` gives shrinking.
+pub(super) fn shrink_time(budget: Duration) -> Duration {
+    (budget / 2).clamp(SHRINK_MIN, SHRINK_MAX)
+}
 
 /// Batches a candidate gets to fail.
 const BATCHES: usize = 3;
@@ -45,9 +58,7 @@ impl<T: Send + Sync + 'static> Hunt<'_, T> {
     /// original reproducer. `found` unchanged when no candidate fails.
     pub(super) fn shrink(&mut self, ready: &ReadyTest, found: Violation) -> Violation {
         let start = Instant::now();
-        let share =
-            (self.config.budget / 2).clamp(Duration::from_millis(300), Duration::from_secs(10));
-        let until = start + share;
+        let until = start + self.shrink_time;
         let mut current: Option<(TestCase, Box<Violation>)> = None;
         let mut tried = 0;
         'search: while Instant::now() < until {
