@@ -7,7 +7,7 @@ use std::collections::hash_map::DefaultHasher;
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 
-use super::sync::Mutex;
+use super::sync::{Mutex, MutexGuard};
 use threadsafe_rt::thread_safe;
 
 /// This file, as panic locations name it.
@@ -107,26 +107,15 @@ impl ConcurrentHashMap {
         key.hash(&mut h);
         &self.segments[(h.finish() % SEGMENTS as u64) as usize]
     }
-
-    /// Every entry, each segment's keys and values read together under its lock.
-    fn entries(&self) -> Vec<(String, i32)> {
-        self.segments
-            .iter()
-            .flat_map(|s| {
-                let segment = s.lock().unwrap();
-                segment
-                    .iter()
-                    .map(|(k, v)| (k.clone(), *v))
-                    .collect::<Vec<_>>()
-            })
-            .collect()
-    }
 }
 
-/// [`ConcurrentHashMap`] with `put_all` fixed: it reads each segment of `other` once, keys and
-/// values together under the segment's lock, then puts the pairs. `map.put_all(&map)` racing
-/// `map.clear()` now copies the entries some segment held at some moment, as the JDK
-/// documents for its weakly consistent iterators, and never looks up a key that is gone.
+/// [`ConcurrentHashMap`] with `put_all` fixed, and linearizable as a whole: the operations on
+/// one key lock its segment; the whole-map ones (`len`, `is_empty`, `clear`, `keys`,
+/// `put_all`) hold every segment's lock at once, taken in segment order, and `put_all` of two
+/// maps takes the lower-addressed map's segments first. The original reads segment by
+/// segment, which the JDK documents as weakly consistent: `len` beside two `put`s, or
+/// `put_all(&map)` beside `clear`, can give results that no sequential order gives, which
+/// the result oracle rightly reports.
 #[derive(Default)]
 pub struct FixedConcurrentHashMap(ConcurrentHashMap);
 
@@ -157,30 +146,57 @@ impl FixedConcurrentHashMap {
         self.0.contains_key(key)
     }
 
-    /// The number of entries, segment by segment (not a snapshot under writers).
+    /// The number of entries.
     pub fn len(&self) -> usize {
-        self.0.len()
+        self.lock_all().iter().map(|s| s.len()).sum()
     }
 
-    /// Whether every segment is empty.
+    /// Whether the map has no entry.
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.lock_all().iter().all(|s| s.is_empty())
     }
 
-    /// Removes every entry, one segment at a time.
+    /// Removes every entry.
     pub fn clear(&self) {
-        self.0.clear();
-    }
-
-    /// The keys, segment by segment, sorted.
-    pub fn keys(&self) -> Vec<String> {
-        self.0.keys()
-    }
-
-    /// Copies every entry of `other` into this map; `other` may be `self`.
-    pub fn put_all(&self, other: &FixedConcurrentHashMap) {
-        for (key, value) in other.0.entries() {
-            self.0.put(key, value);
+        for mut segment in self.lock_all() {
+            segment.clear();
         }
+    }
+
+    /// The keys, sorted.
+    pub fn keys(&self) -> Vec<String> {
+        let mut keys: Vec<String> = self
+            .lock_all()
+            .iter()
+            .flat_map(|s| s.keys().cloned().collect::<Vec<_>>())
+            .collect();
+        keys.sort();
+        keys
+    }
+
+    /// Copies every entry of `other` into this map; `other` may be `self` (then nothing
+    /// changes).
+    pub fn put_all(&self, other: &FixedConcurrentHashMap) {
+        if std::ptr::eq(self, other) {
+            return;
+        }
+        let (mut mine, theirs) = if std::ptr::from_ref(self) < std::ptr::from_ref(other) {
+            let mine = self.lock_all();
+            (mine, other.lock_all())
+        } else {
+            let theirs = other.lock_all();
+            (self.lock_all(), theirs)
+        };
+        // Both maps hash a key to the same segment index.
+        for (to, from) in mine.iter_mut().zip(&theirs) {
+            to.extend(from.iter().map(|(k, v)| (k.clone(), *v)));
+        }
+    }
+}
+
+impl FixedConcurrentHashMap {
+    /// Every segment's guard, taken in segment order.
+    fn lock_all(&self) -> Vec<MutexGuard<'_, HashMap<String, i32>>> {
+        self.0.segments.iter().map(|s| s.lock().unwrap()).collect()
     }
 }

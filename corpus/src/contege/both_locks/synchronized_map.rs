@@ -94,7 +94,9 @@ impl SynchronizedMap {
 }
 
 /// [`SynchronizedMap`] with `eq` fixed: two maps are locked in address order, so `a.eq(&b)`
-/// and `b.eq(&a)` take the same lock first and cannot deadlock.
+/// and `b.eq(&a)` take the same lock first and cannot deadlock. `extend_from` holds both
+/// locks the same way, so that it is one step for the result oracle too (the original's
+/// snapshot-then-extend lets a concurrent `remove` of a copied key be undone).
 #[derive(Default)]
 pub struct FixedSynchronizedMap(SynchronizedMap);
 
@@ -135,9 +137,14 @@ impl FixedSynchronizedMap {
         self.0.clear();
     }
 
-    /// Copies every entry of `other` into this map; `other` may be `self`.
+    /// Copies every entry of `other` into this map; `other` may be `self` (then nothing
+    /// changes). Holds both locks, taken in address order, so the copy is one step.
     pub fn extend_from(&self, other: &FixedSynchronizedMap) {
-        self.0.extend_from(&other.0);
+        if std::ptr::eq(self, other) {
+            return;
+        }
+        let (mut mine, theirs) = lock_in_address_order(&self.0.entries, &other.0.entries);
+        mine.extend(theirs.iter().map(|(k, v)| (k.clone(), *v)));
     }
 
     /// Whether both maps hold the same entries.

@@ -111,8 +111,9 @@ impl Logger {
     }
 }
 
-/// [`Logger`] with `log` fixed: it checks for the handler and publishes under one lock, so a
-/// concurrent `remove_handler` makes it either publish to the old handler or return `false`.
+/// [`Logger`] with `log` fixed: it reads the level, checks for the handler and publishes under
+/// one lock, so a concurrent `remove_handler` or `set_level` is wholly before or after it: it
+/// either publishes to the handler it saw at the level it saw or returns `false`.
 pub struct FixedLogger(Logger);
 
 #[thread_safe]
@@ -127,8 +128,10 @@ impl FixedLogger {
         self.0.name()
     }
 
-    /// Records below `level` are dropped.
+    /// Records below `level` are dropped. Stored under the handler's lock, so that a `log`
+    /// (which reads the level under that lock too) is wholly before or wholly after it.
     pub fn set_level(&self, level: u8) {
+        let _handler = self.0.handler.lock().unwrap();
         self.0.set_level(level);
     }
 
@@ -160,11 +163,12 @@ impl FixedLogger {
     /// Publishes `message` to the handler if `level` is logged and a handler is installed;
     /// returns whether it did.
     pub fn log(&self, level: u8, message: &str) -> bool {
+        let mut handler = self.0.handler.lock().unwrap();
         if level < self.0.level() {
             return false;
         }
         let record = format!("[{}] level {level}: {message}", self.0.name);
-        match self.0.handler.lock().unwrap().as_mut() {
+        match handler.as_mut() {
             Some(handler) => {
                 handler.records.push(record);
                 true
