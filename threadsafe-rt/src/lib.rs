@@ -182,11 +182,13 @@ mod value;
 
 pub use check::{check, generated_tests};
 pub use config::{
-    Config, ConfigError, Executor, Guide, ScheduleMode, Strategy, BUDGET_ENV, GUIDE_ENV,
-    REPLAY_ENV, SEED_ENV,
+    Config, ConfigError, Executor, Guide, ScheduleMode, Shard, Strategy, BUDGET_ENV, GUIDE_ENV,
+    JOBS_ENV, REGRESSIONS_DIR, REGRESSIONS_ENV, REPLAY_ENV, SEED_ENV, SHARD_ENV,
 };
 pub use coverage::{MapCoverage, PatternCount, UniverseSource};
-pub use report::{Coverage, Ended, Failure, Report, Verdict, Violation};
+pub use report::{
+    Coverage, Ended, Failure, Hunts, Regressions, Report, SkippedEntry, Verdict, Violation, Written,
+};
 pub use subject::{Description, Skipped, Subject};
 pub use threadsafe_derive::thread_safe;
 pub use value::{Gen, Generate};

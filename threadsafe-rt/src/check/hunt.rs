@@ -2,6 +2,7 @@
 //! batch of concurrent executions (controlled when the test reaches scheduling points), and
 //! every failed execution put to the oracle.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -12,7 +13,7 @@ use crate::exec::{BatchSpec, ConcRunner, ExecOutcome, SeqRunner};
 use crate::generate::{ReadyTest, Rounds};
 use crate::lock::lock;
 use crate::oracle;
-use crate::report::{violation, Coverage, Ended, Found, Report, Verdict};
+use crate::report::{violation, Coverage, Ended, FailingTest, Found, Report, Verdict};
 use crate::subject::Description;
 
 /// The state of one check's search.
@@ -24,6 +25,9 @@ pub(super) struct Hunt<'c, T: 'static> {
     seq: SeqRunner,
     conc: ConcRunner,
     tracker: Arc<Mutex<Tracker>>,
+    /// Shared by the hunts of one check (`jobs`): set by the first to end the check early,
+    /// and the others end at their next test.
+    stop: Option<Arc<AtomicBool>>,
 }
 
 impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
@@ -36,7 +40,15 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
             seq: SeqRunner::new(),
             conc: ConcRunner::new(config.executor, config.seed),
             tracker: Arc::new(Mutex::new(Tracker::new(desc.concurrent_methods()))),
+            stop: None,
         }
+    }
+
+    /// Ends this hunt at its next test once `stop` is set, and sets it when this hunt ends
+    /// the check early (a violation, or every pattern covered).
+    pub(super) fn stop_with(mut self, stop: Arc<AtomicBool>) -> Self {
+        self.stop = Some(stop);
+        self
     }
 
     /// Runs tests until a violation, the budget, or the generator's end; fills `report`.
@@ -50,9 +62,27 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
         }
         let mut rounds =
             Rounds::new(self.desc, self.config).guided(self.config.guide, self.tracker.clone());
+        let mut halted = false;
         while let Some(ready) = rounds.next(&mut self.seq, self.deadline) {
+            if self
+                .stop
+                .as_ref()
+                .is_some_and(|s| s.load(Ordering::Acquire))
+            {
+                halted = true;
+                break;
+            }
             report.tests += 1;
+            // The seed `run_test` gives the batch's schedules, kept with a violation.
+            let batch_seed = self.conc.next_batch_seed();
             if let Some(ended) = self.run_test(&ready, report) {
+                if ended == Ended::Violation {
+                    let test = ready.test.clone();
+                    report.failing = Some(FailingTest { test, batch_seed });
+                }
+                if let Some(stop) = &self.stop {
+                    stop.store(true, Ordering::Release);
+                }
                 report.ended = ended;
                 break;
             }
@@ -63,7 +93,11 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
         if report.ended == Ended::Exhausted && Instant::now() >= self.deadline {
             report.ended = Ended::Budget;
         }
-        report.coverage = self.coverage(report.controlled_tests);
+        report.coverage = if halted {
+            Coverage::NotMeasured("another job ended the check first".to_string())
+        } else {
+            self.coverage(report.controlled_tests)
+        };
         report.abandoned_threads = self.seq.abandoned() + self.conc.abandoned();
     }
 

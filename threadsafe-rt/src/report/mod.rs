@@ -10,10 +10,15 @@ use crate::coverage::MapCoverage;
 use crate::subject::Skipped;
 
 mod gated;
+mod hunts;
 mod interleaving;
+mod regressions;
 mod rust;
 mod violation;
 
+pub use hunts::Hunts;
+pub(crate) use regressions::FailingTest;
+pub use regressions::{Regressions, SkippedEntry, Written};
 pub(crate) use rust::render_body;
 pub(crate) use violation::{violation, Found};
 
@@ -47,6 +52,14 @@ pub struct Report {
     pub coverage: Coverage,
     /// What ended the check.
     pub ended: Ended,
+    /// The hunts run at once (`THREADSAFE_JOBS`, `THREADSAFE_SHARD`): their seeds, and which
+    /// one found the violation.
+    pub hunts: Hunts,
+    /// What the check did with its regressions file (`None`: no file, see
+    /// [`Config::regressions`](crate::Config::regressions)).
+    pub regressions: Option<Regressions>,
+    /// The generated test of the violation, for the regressions file.
+    pub(crate) failing: Option<FailingTest>,
 }
 
 /// The MAP-coverage of a check, when it could be measured.
@@ -163,6 +176,9 @@ impl Report {
             abandoned_threads: 0,
             coverage: Coverage::NotMeasured("the check did not run".to_string()),
             ended: Ended::Exhausted,
+            hunts: Hunts::single(seed),
+            regressions: None,
+            failing: None,
         }
     }
 
@@ -232,6 +248,10 @@ impl fmt::Display for Report {
                         "  replay:  THREADSAFE_REPLAY={token} re-runs exactly this execution"
                     )?;
                 }
+                write!(f, "{}", self.hunts)?;
+                if let Some(r) = &self.regressions {
+                    write!(f, "{r}")?;
+                }
                 if let Some(table) = &v.interleaving {
                     writeln!(f, "\n  The failing interleaving (one thread at a time):")?;
                     write!(f, "{table}")?;
@@ -243,9 +263,16 @@ impl fmt::Display for Report {
                     "threadsafe: no thread-safety violation found in `{name}`: {} tests, {} executions, {seconds:.3} s (seed {})",
                     self.tests, self.executions, self.seed
                 )?;
+                write!(f, "{}", self.hunts)?;
+                if let Some(r) = &self.regressions {
+                    write!(f, "{r}")?;
+                }
             }
             Verdict::CannotCheck(why) => {
                 writeln!(f, "threadsafe: cannot check `{name}`: {why}")?;
+                if let Some(r) = &self.regressions {
+                    write!(f, "{r}")?;
+                }
             }
         }
         if !self.skipped.is_empty() {
