@@ -15,8 +15,8 @@
 //! | [`bounded_stack`] | none | panics sequentially on bad input | [`BoundedStack`](bounded_stack::BoundedStack) |
 //! | [`account`] | none | deadlocks sequentially on `a.merge(&a)` | [`Account`](account::Account) |
 //!
-//! [`expect`] holds the assertions on reports the integration tests share, and [`line_of`]
-//! finds the line a panic must point at.
+//! [`expect`] holds the assertions on reports the integration tests share, [`line_of`]
+//! finds the line a panic must point at, and [`temp`] gives a test a folder of its own.
 
 use std::sync::{Mutex, MutexGuard};
 
@@ -28,6 +28,7 @@ pub mod expect;
 pub mod logger;
 pub mod string_buffer;
 pub mod synchronized_map;
+pub mod temp;
 
 /// The 1-based number of the only line of `source` that contains `needle`.
 ///
