@@ -104,6 +104,9 @@ pub(super) fn replay_first<T: Send + Sync + 'static>(
     report.regressions = Some(summary);
     if found {
         report.ended = crate::report::Ended::Violation;
+        report.coverage = crate::report::Coverage::NotMeasured(
+            "found by the regressions file, before any new test".to_string(),
+        );
     }
     found
 }
