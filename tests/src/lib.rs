@@ -23,13 +23,15 @@
 //! | [`nondeterministic`] | six types | correct; results differ between runs (hash order, clocks, addresses, randomness, `ThreadId`) |
 //!
 //! [`expect`] holds the assertions on reports the integration tests share, [`harness`] what
-//! the controlled-scheduler tests share, and [`line_of`] finds the line a panic must point at.
+//! the controlled-scheduler tests share, [`line_of`] finds the line a panic must point at,
+//! and [`temp`] gives a test a folder of its own.
 
 pub mod account;
 pub mod bounded_stack;
 pub mod expect;
 pub mod harness;
 pub mod nondeterministic;
+pub mod temp;
 
 /// The 1-based number of the only line of `source` that contains `needle`.
 ///

@@ -17,6 +17,9 @@
 //! | [`Schedule`] | `auto`, `controlled` or `stress` | |
 //! | [`Strategy`] | `random`, `pct`, or `pct` and a bug depth of at least 1 | `pct`, `pct2` |
 //! | [`Guide`] | `random`, `pairs` or `map` | |
+//! | jobs ([`parse_jobs`]) | a positive integer, at most [`MAX_JOBS`] | `1`, `16` |
+//! | [`Shard`] | `k/n`, two integers with `1 <= k <= n` | `1/4`, `4/4` |
+//! | [`Switch`] | `on` or `off` | |
 //!
 //! Whitespace around a value is ignored (an environment variable often ends with a newline);
 //! inside it, and in letter case, the grammar is strict: `2 s`, `Map` and `1_000` are errors
@@ -474,6 +477,141 @@ impl fmt::Display for Strategy {
     }
 }
 
+// ---------------------------------------------------------------------------------------
+// How a long hunt spreads: jobs, shards, and the switch of the regressions file.
+// ---------------------------------------------------------------------------------------
+
+/// The most hunts one check runs at once.
+pub const MAX_JOBS: usize = 256;
+
+/// Parses a number of hunts run at once (`THREADSAFE_JOBS`): a positive decimal integer, at
+/// most [`MAX_JOBS`].
+///
+/// ```
+/// use threadsafe_knobs::parse_jobs;
+///
+/// assert_eq!(parse_jobs("4"), Ok(4));
+/// assert_eq!(
+///     parse_jobs("0").unwrap_err().to_string(),
+///     "`\"0\"` is no job: write a positive number of hunts to run at once, e.g. `\"4\"`"
+/// );
+/// ```
+pub fn parse_jobs(text: &str) -> Result<usize, Error> {
+    let s = text.trim();
+    let expected = "write a positive number of hunts to run at once, e.g. `\"4\"`";
+    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(Error::new(format!(
+            "`{text:?}` is not a number of jobs: {expected}"
+        )));
+    }
+    match s.parse::<usize>() {
+        Ok(0) => Err(Error::new(format!("`{text:?}` is no job: {expected}"))),
+        Ok(n) if n <= MAX_JOBS => Ok(n),
+        _ => Err(Error::new(format!(
+            "`{text:?}` is too many jobs: at most {MAX_JOBS} hunts run at once"
+        ))),
+    }
+}
+
+/// One part of a seed stream split `count` ways: shard `index` of `count`, written `k/n`
+/// with `1 <= k <= n` (`THREADSAFE_SHARD`, e.g. a CI matrix's job `k` of `n`).
+///
+/// ```
+/// use threadsafe_knobs::Shard;
+///
+/// assert_eq!("2/3".parse(), Ok(Shard { index: 2, count: 3 }));
+/// assert_eq!(Shard { index: 1, count: 4 }.to_string(), "1/4");
+/// assert_eq!(
+///     "3/2".parse::<Shard>().unwrap_err().to_string(),
+///     "`\"3/2\"`: there is no shard 3 of 2: write `k/n` with k from 1 to n, e.g. `\"1/4\"`"
+/// );
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Shard {
+    /// Which part, from 1.
+    pub index: usize,
+    /// Of how many parts, at least 1.
+    pub count: usize,
+}
+
+impl FromStr for Shard {
+    type Err = Error;
+
+    fn from_str(text: &str) -> Result<Self, Error> {
+        let expected = "write `k/n` with k from 1 to n, e.g. `\"1/4\"`";
+        let number = |part: &str| {
+            let digits = !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit());
+            digits.then(|| part.parse::<usize>().ok()).flatten()
+        };
+        let parsed = text
+            .trim()
+            .split_once('/')
+            .and_then(|(k, n)| Some((number(k)?, number(n)?)));
+        match parsed {
+            None => Err(Error::new(format!("`{text:?}` is not a shard: {expected}"))),
+            Some((_, 0)) => Err(Error::new(format!(
+                "`{text:?}`: the number of shards is at least 1: {expected}"
+            ))),
+            Some((0, _)) => Err(Error::new(format!(
+                "`{text:?}`: shards are numbered from 1: {expected}"
+            ))),
+            Some((index, count)) if index > count => Err(Error::new(format!(
+                "`{text:?}`: there is no shard {index} of {count}: {expected}"
+            ))),
+            Some((index, count)) => Ok(Shard { index, count }),
+        }
+    }
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// A feature turned `on` (the default) or `off`, e.g. `THREADSAFE_REGRESSIONS=off`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Switch {
+    /// `on`
+    On,
+    /// `off`
+    Off,
+}
+
+impl Setting for Switch {
+    const WHAT: &'static str = "a switch";
+    const ALL: &'static [Self] = &[Switch::On, Switch::Off];
+
+    fn word(self) -> &'static str {
+        match self {
+            Switch::On => "on",
+            Switch::Off => "off",
+        }
+    }
+}
+
+word_setting!(Switch);
+
+/// Writes a duration so that [`parse_duration`] reads it back exactly: seconds, with as
+/// many decimals as the nanoseconds need (`0.25s`, `2s`, `0.000000001s`).
+///
+/// ```
+/// use std::time::Duration;
+/// use threadsafe_knobs::{format_duration, parse_duration};
+///
+/// assert_eq!(format_duration(Duration::from_millis(250)), "0.25s");
+/// let d = Duration::from_nanos(1_500_000_001);
+/// assert_eq!(parse_duration(&format_duration(d)), Ok(d));
+/// ```
+pub fn format_duration(d: Duration) -> String {
+    let nanos = d.subsec_nanos();
+    if nanos == 0 {
+        return format!("{}s", d.as_secs());
+    }
+    let frac = format!("{nanos:09}");
+    format!("{}.{}s", d.as_secs(), frac.trim_end_matches('0'))
+}
+
 /// Inputs on both sides of each grammar. The tests of threadsafe-derive and threadsafe-rt
 /// run each one through their own front end (the attribute; the environment variables and
 /// `FromStr`) and compare with this crate's parsers, to show that the two accept exactly
@@ -532,6 +670,50 @@ pub mod samples {
         "1_000",
         "7.0",
         "seven",
+    ];
+
+    /// Numbers of jobs, good and bad.
+    pub const JOBS: &[&str] = &[
+        "1",
+        "2",
+        " 16\n",
+        "256",
+        "257",
+        "0",
+        "",
+        "-1",
+        "+2",
+        "2.0",
+        "two",
+        "1_000",
+        "99999999999999999999999",
+    ];
+
+    /// Shards, good and bad.
+    pub const SHARDS: &[&str] = &[
+        "1/1",
+        "1/2",
+        "2/2",
+        " 3/4\n",
+        "0/2",
+        "3/2",
+        "1/0",
+        "0/0",
+        "a/b",
+        "1/",
+        "/2",
+        "1 / 2",
+        "1/2/3",
+        "+1/2",
+        "-1/2",
+        "2",
+        "",
+        "1/99999999999999999999999",
+    ];
+
+    /// Switches, good and bad.
+    pub const SWITCHES: &[&str] = &[
+        "on", "off", " off\n", "On", "OFF", "yes", "no", "true", "0", "",
     ];
 
     /// Words of the settings, good and bad for each: every setting is tried with all.
@@ -710,6 +892,59 @@ mod tests {
         );
     }
 
+    #[test]
+    fn jobs_shards_and_switches() {
+        assert_eq!(parse_jobs(" 16\n"), Ok(16));
+        assert_eq!(parse_jobs("256"), Ok(MAX_JOBS));
+        for bad in ["", "-1", "+2", "2.0", "two", "1_000"] {
+            assert_eq!(
+                err(parse_jobs(bad)),
+                format!("`{bad:?}` is not a number of jobs: write a positive number of hunts to run at once, e.g. `\"4\"`")
+            );
+        }
+        assert_eq!(
+            err(parse_jobs("257")),
+            "`\"257\"` is too many jobs: at most 256 hunts run at once"
+        );
+        assert!(err(parse_jobs("99999999999999999999999")).contains("too many"));
+        let expected = "write `k/n` with k from 1 to n, e.g. `\"1/4\"`";
+        assert_eq!(" 3/4\n".parse(), Ok(Shard { index: 3, count: 4 }));
+        assert_eq!(
+            err("0/2".parse::<Shard>()),
+            format!("`\"0/2\"`: shards are numbered from 1: {expected}")
+        );
+        assert_eq!(
+            err("3/2".parse::<Shard>()),
+            format!("`\"3/2\"`: there is no shard 3 of 2: {expected}")
+        );
+        for zero in ["1/0", "0/0"] {
+            assert_eq!(
+                err(zero.parse::<Shard>()),
+                format!("`{zero:?}`: the number of shards is at least 1: {expected}")
+            );
+        }
+        for bad in ["a/b", "1/", "/2", "1 / 2", "1/2/3", "+1/2", "-1/2", "2", ""] {
+            assert_eq!(
+                err(bad.parse::<Shard>()),
+                format!("`{bad:?}` is not a shard: {expected}"),
+                "{bad:?}"
+            );
+        }
+        for shard in [Shard { index: 1, count: 1 }, Shard { index: 7, count: 9 }] {
+            assert_eq!(shard.to_string().parse(), Ok(shard));
+        }
+        round_trip::<Switch>();
+        assert_eq!(
+            err("yes".parse::<Switch>()),
+            "`\"yes\"` is not a switch: write `\"on\"` (the default) or `\"off\"`"
+        );
+        for nanos in [1, 999, 250_000_000, 1_000_000_000, 61_000_000_001, u64::MAX] {
+            let d = Duration::from_nanos(nanos);
+            assert_eq!(parse_duration(&format_duration(d)), Ok(d), "{d:?}");
+        }
+        assert_eq!(format_duration(Duration::from_secs(2)), "2s");
+    }
+
     /// Every sample is decided, and the good ones print back to an equal value.
     #[test]
     fn samples_cover_both_sides() {
@@ -723,6 +958,21 @@ mod tests {
             .map(|s| s.parse::<Seed>().is_ok())
             .collect();
         assert!(seeds.contains(&true) && seeds.contains(&false));
+        let jobs: Vec<bool> = samples::JOBS
+            .iter()
+            .map(|s| parse_jobs(s).is_ok())
+            .collect();
+        assert!(jobs.contains(&true) && jobs.contains(&false));
+        for text in samples::SHARDS {
+            if let Ok(s) = text.parse::<Shard>() {
+                assert_eq!(s.to_string().parse(), Ok(s));
+            }
+        }
+        let switches: Vec<bool> = samples::SWITCHES
+            .iter()
+            .map(|s| s.parse::<Switch>().is_ok())
+            .collect();
+        assert!(switches.contains(&true) && switches.contains(&false));
         for word in samples::WORDS {
             if let Ok(s) = word.parse::<Strategy>() {
                 assert_eq!(s.to_string().parse(), Ok(s));

@@ -4,10 +4,15 @@
 //! `#[thread_safe(..)]` attribute parses with too: both accept exactly the same inputs.
 
 use std::fmt;
+use std::path::PathBuf;
 use std::str::FromStr;
 use std::time::Duration;
 
 use threadsafe_knobs as knobs;
+
+mod spread;
+
+pub use spread::Shard;
 
 /// Environment variable that overrides [`Config::seed`] (a `u64`, or `random`).
 pub const SEED_ENV: &str = "THREADSAFE_SEED";
@@ -17,6 +22,17 @@ pub const BUDGET_ENV: &str = "THREADSAFE_BUDGET";
 pub const GUIDE_ENV: &str = "THREADSAFE_GUIDE";
 /// Environment variable that replays one controlled execution: the token a report printed.
 pub const REPLAY_ENV: &str = "THREADSAFE_REPLAY";
+/// Environment variable that overrides [`Config::jobs`]: how many hunts run at once (a
+/// positive integer, at most 256).
+pub const JOBS_ENV: &str = "THREADSAFE_JOBS";
+/// Environment variable that sets [`Config::shard`]: `k/n`, this machine's part of the seed
+/// stream (a CI matrix's job `k` of `n`).
+pub const SHARD_ENV: &str = "THREADSAFE_SHARD";
+/// Environment variable that turns the regressions file ([`Config::regressions`]) `on` or
+/// `off`.
+pub const REGRESSIONS_ENV: &str = "THREADSAFE_REGRESSIONS";
+/// The folder of the regressions files, beside the crate: `threadsafe-regressions/<Type>.txt`.
+pub const REGRESSIONS_DIR: &str = "threadsafe-regressions";
 
 /// How the suffixes of a test are run concurrently. Written `stress` or `paper` (its
 /// `FromStr` and `Display`).
@@ -270,6 +286,20 @@ pub struct Config {
     /// Show the MAP-coverage detail in the report (false: one line). `THREADSAFE_VERBOSE=1`
     /// sets it.
     pub verbose: bool,
+    /// Hunts of the type run at once (1), each with its own seed of the seed stream and its
+    /// own threads, each deterministic on its own; the first violation stops them all, and
+    /// its report names the seed that replays it alone. See [`Config::hunt_seeds`].
+    pub jobs: usize,
+    /// The part of the seed stream this check hunts in, for a CI matrix: shard `k` of `n`
+    /// takes the seeds no other shard takes (`None`: the whole stream, as `1/1`). See
+    /// [`Config::hunt_seeds`].
+    pub shard: Option<Shard>,
+    /// The folder of the regressions file (`<folder>/<Type>.txt`): the check replays its
+    /// entries before generating any test, and writes each violation it finds there. `None`
+    /// (the default of `Config::default()`): no file is read or written. The test that
+    /// `#[thread_safe]` generates sets [`Config::default_regressions_dir`]; the
+    /// `THREADSAFE_REGRESSIONS` variable (`on`, `off`) overrides both.
+    pub regressions: Option<PathBuf>,
 }
 
 impl Default for Config {
@@ -294,6 +324,9 @@ impl Default for Config {
             results: true,
             shrink: true,
             verbose: false,
+            jobs: 1,
+            shard: None,
+            regressions: None,
         }
     }
 }
@@ -317,7 +350,8 @@ impl From<knobs::Error> for ConfigError {
 }
 
 impl Config {
-    /// Applies `THREADSAFE_SEED`, `THREADSAFE_BUDGET` and `THREADSAFE_GUIDE` from the
+    /// Applies `THREADSAFE_SEED`, `THREADSAFE_BUDGET`, `THREADSAFE_GUIDE`, `THREADSAFE_REPLAY`,
+    /// `THREADSAFE_JOBS`, `THREADSAFE_SHARD` and `THREADSAFE_REGRESSIONS` from the
     /// environment, strictly: a value that does not parse is an error that says what was
     /// expected.
     ///
@@ -333,6 +367,11 @@ impl Config {
             std::env::var(SEED_ENV).ok().as_deref(),
             std::env::var(BUDGET_ENV).ok().as_deref(),
             std::env::var(GUIDE_ENV).ok().as_deref(),
+        )?
+        .with_spread_overrides(
+            std::env::var(JOBS_ENV).ok().as_deref(),
+            std::env::var(SHARD_ENV).ok().as_deref(),
+            std::env::var(REGRESSIONS_ENV).ok().as_deref(),
         )
     }
 
@@ -378,6 +417,20 @@ impl Config {
             return Err(ConfigError(
                 "config `strategy`: PCT depth must be at least 1".to_string(),
             ));
+        }
+        if !(1..=knobs::MAX_JOBS).contains(&self.jobs) {
+            return Err(ConfigError(format!(
+                "config `jobs` must be from 1 to {}, not {}",
+                knobs::MAX_JOBS,
+                self.jobs
+            )));
+        }
+        if let Some(s) = self.shard {
+            if s.count == 0 || !(1..=s.count).contains(&s.index) {
+                return Err(ConfigError(format!(
+                    "config `shard`: there is no shard {s}: write `k/n` with k from 1 to n"
+                )));
+            }
         }
         if !(2..=4).contains(&self.threads) {
             return Err(ConfigError(format!(
@@ -693,5 +746,17 @@ mod tests {
             ..Config::default()
         };
         assert!(c.validate().unwrap_err().to_string().contains("threads"));
+        for bad in [
+            Config {
+                jobs: 0,
+                ..Config::default()
+            },
+            Config {
+                shard: Some(Shard { index: 3, count: 2 }),
+                ..Config::default()
+            },
+        ] {
+            assert!(bad.validate().is_err(), "{bad:?}");
+        }
     }
 }

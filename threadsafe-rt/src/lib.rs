@@ -111,6 +111,28 @@
 //! test and, for `"map"`, steer each controlled schedule towards an uncovered pattern;
 //! `stop_when_covered = true` ends the check at full coverage ([`Ended`]).
 //!
+//! # Regressions: failures that stay found
+//!
+//! The test `#[thread_safe]` generates writes every violation it finds to
+//! `threadsafe-regressions/<Type>.txt` beside the crate, a versioned text file meant to be
+//! committed (as proptest's `proptest-regressions/`), and replays its entries before it
+//! generates any test: a bug that comes back is found at once, a controlled find in one
+//! execution. An entry keeps the test itself, by method names (not just the seed that made
+//! it), so a change to the generator does not lose it; an entry the type no longer fits is
+//! listed in the report as skipped, with the reason; a file that cannot be read stops the
+//! check with its line. [`check`] uses a file only when [`Config::regressions`] names a
+//! folder; `THREADSAFE_REGRESSIONS=off` turns it off. The report says what happened
+//! ([`Regressions`]).
+//!
+//! # Long hunts: every core, every CI machine
+//!
+//! `THREADSAFE_JOBS=N` ([`Config::jobs`]) runs N hunts of the type at once, each with its own
+//! seed and threads, deterministic on its own; the first violation stops them all and the
+//! report names the seed that replays that hunt alone. `THREADSAFE_SHARD=k/n`
+//! ([`Config::shard`], [`Shard`]) gives this machine its part of the same seed stream, so
+//! the `n` jobs of a CI matrix hunt disjoint seeds ([`Config::hunt_seeds`] documents the
+//! stream; [`Hunts`] is what the report says of it).
+//!
 //! # Knobs
 //!
 //! Attribute arguments, all optional: `prefixes` (25), `suffixes` (500),
@@ -128,7 +150,9 @@
 //! At run time, `THREADSAFE_SEED` (a `u64`, or `random`), `THREADSAFE_BUDGET` (`500ms`,
 //! `30s`, `10m`), `THREADSAFE_GUIDE` (`random`, `pairs`, `map`) and `THREADSAFE_REPLAY` (a
 //! token from a report) override the attribute: a
-//! long hunt is one variable away, `THREADSAFE_BUDGET=10m cargo test thread_safe_`. The
+//! long hunt is one variable away, `THREADSAFE_BUDGET=10m cargo test thread_safe_`.
+//! `THREADSAFE_JOBS` (1), `THREADSAFE_SHARD` (`k/n`) and `THREADSAFE_REGRESSIONS` (`on`,
+//! `off`) spread a hunt and switch the regressions file (above). The
 //! attribute's strings and these variables follow one grammar (the `threadsafe-knobs`
 //! crate): what one accepts, the other accepts, and [`Executor`], [`ScheduleMode`],
 //! [`Strategy`] and [`Guide`] parse and print it (`FromStr`, `Display`).
@@ -182,11 +206,14 @@ mod value;
 
 pub use check::{check, generated_tests};
 pub use config::{
-    Config, ConfigError, Executor, Guide, ScheduleMode, Strategy, BUDGET_ENV, GUIDE_ENV,
-    REPLAY_ENV, SEED_ENV,
+    Config, ConfigError, Executor, Guide, ScheduleMode, Shard, Strategy, BUDGET_ENV, GUIDE_ENV,
+    JOBS_ENV, REGRESSIONS_DIR, REGRESSIONS_ENV, REPLAY_ENV, SEED_ENV, SHARD_ENV,
 };
 pub use coverage::{MapCoverage, PatternCount, UniverseSource};
-pub use report::{Coverage, Ended, Failure, Report, ResultsNotes, Shrunk, Verdict, Violation};
+pub use report::{
+    Coverage, Ended, Failure, Hunts, Regressions, Report, ResultsNotes, Shrunk, SkippedEntry,
+    Verdict, Violation, Written,
+};
 pub use subject::{Description, Skipped, Subject};
 pub use threadsafe_derive::thread_safe;
 pub use value::{Gen, Generate};

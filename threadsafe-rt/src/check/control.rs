@@ -28,10 +28,26 @@ pub(super) fn control(
                 let target = targets[slot.execution % targets.len()];
                 Box::new(Guided::new(seed, target, names.clone()))
             }
-            (_, Strategy::Pct { depth }) => {
-                Box::new(Pct::new(seed, slot.threads, depth, slot.max_steps))
-            }
-            _ => Box::new(RandomWalk::new(seed)),
+            _ => of_strategy(strategy, seed, slot),
         }
     }))
+}
+
+/// Control of a batch that runs execution `execution` of the batch whose seed is `base`
+/// first: its first execution gets the scheduler that execution had (the regressions file
+/// replays a controlled failure in one execution). Exact for the random strategy; PCT's
+/// scheduler also depends on the length of the runs before it, which this batch has not run.
+pub(super) fn exactly(config: &Config, base: u64, execution: usize) -> Control {
+    let strategy = config.strategy;
+    Control::new(Box::new(move |slot: Slot| -> Box<dyn Scheduler> {
+        of_strategy(strategy, crate::seed::schedule(base, execution), slot)
+    }))
+}
+
+/// The scheduler of `strategy` for one execution, seeded with `seed`.
+fn of_strategy(strategy: Strategy, seed: u64, slot: Slot) -> Box<dyn Scheduler> {
+    match strategy {
+        Strategy::Pct { depth } => Box::new(Pct::new(seed, slot.threads, depth, slot.max_steps)),
+        _ => Box::new(RandomWalk::new(seed)),
+    }
 }

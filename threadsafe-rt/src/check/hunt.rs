@@ -3,20 +3,32 @@
 //! every failed execution put to the oracle.
 
 use std::collections::HashSet;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::control::{control, TARGETS_PER_TEST};
+use super::control::{control, exactly, TARGETS_PER_TEST};
 use crate::config::{Config, Guide, ReplayToken, ScheduleMode};
 use crate::coverage::{thread_methods, Tracker};
 use crate::exec::{BatchOutcome, BatchSpec, ConcRunner, Control, ExecOutcome, Seen, SeqRunner};
 use crate::generate::{ReadyTest, Rounds};
 use crate::lock::lock;
 use crate::oracle::{self, Explained, Sequential};
-use crate::report::{violation, Coverage, Ended, Finding, Found, Report, Verdict, WrongResults};
+use crate::report::{
+    violation, Coverage, Ended, FailingTest, Finding, Found, Report, Verdict, WrongResults,
+};
 
 use super::notes::{method, note_not_compared, note_varying, sites_of};
 use crate::subject::Description;
+
+/// Where a controlled batch's schedules come from.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Schedules {
+    /// The batch whose seed this is, every execution with its own schedule.
+    Batch(u64),
+    /// The one execution `execution` of batch `batch`, run alone.
+    Exactly { batch: u64, execution: usize },
+}
 
 /// The state of one check's search.
 pub(super) struct Hunt<'c, T: 'static> {
@@ -37,6 +49,11 @@ pub(super) struct Hunt<'c, T: 'static> {
     batch_size: usize,
     /// How long shrinking a find may take.
     pub(super) shrink_time: Duration,
+    /// The schedules of the batch run last (`None`: free-running).
+    schedules: Option<Schedules>,
+    /// Shared by the hunts of one check (`jobs`): set by the first to end the check early,
+    /// and the others end at their next test.
+    stop: Option<Arc<AtomicBool>>,
 }
 
 impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
@@ -53,7 +70,16 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
             replayable: true,
             batch_size: config.conc_execs,
             shrink_time: super::shrink::shrink_time(config.budget),
+            schedules: None,
+            stop: None,
         }
+    }
+
+    /// Ends this hunt at its next test once `stop` is set, and sets it when this hunt ends
+    /// the check early (a violation, or every pattern covered).
+    pub(super) fn stop_with(mut self, stop: Arc<AtomicBool>) -> Self {
+        self.stop = Some(stop);
+        self
     }
 
     /// Runs tests until a violation, the budget, or the generator's end; fills `report`.
@@ -74,9 +100,27 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
         }
         let mut rounds =
             Rounds::new(self.desc, self.config).guided(self.config.guide, self.tracker.clone());
+        let mut halted = false;
         while let Some(ready) = rounds.next(&mut self.seq, self.deadline) {
+            if self
+                .stop
+                .as_ref()
+                .is_some_and(|s| s.load(Ordering::Acquire))
+            {
+                halted = true;
+                break;
+            }
             report.tests += 1;
+            // The seed `run_test` gives the batch's schedules, kept with a violation.
+            let batch_seed = self.conc.next_batch_seed();
             if let Some(ended) = self.run_test(&ready, report) {
+                if ended == Ended::Violation {
+                    let test = ready.test.clone();
+                    report.failing = Some(FailingTest { test, batch_seed });
+                }
+                if let Some(stop) = &self.stop {
+                    stop.store(true, Ordering::Release);
+                }
                 report.ended = ended;
                 self.shrink_found(&ready, report);
                 break;
@@ -88,8 +132,12 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
         if report.ended == Ended::Exhausted && Instant::now() >= self.deadline {
             report.ended = Ended::Budget;
         }
-        report.coverage = self.coverage(report.controlled_tests);
-        report.abandoned_threads = self.seq.abandoned() + self.conc.abandoned();
+        report.coverage = if halted {
+            Coverage::NotMeasured("another job ended the check first".to_string())
+        } else {
+            self.coverage(report.controlled_tests)
+        };
+        report.abandoned_threads = self.abandoned();
     }
 
     /// Re-runs the execution `token` names: the same tests up to its test (planned the same
@@ -142,18 +190,48 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
 
     /// Runs one test's executions; what ended the check, if this test did.
     pub(super) fn run_test(&mut self, ready: &ReadyTest, report: &mut Report) -> Option<Ended> {
-        let config = self.config;
-        let timeout = config.hang_timeout(Some(ready.seq_time));
-        let controlled = match config.schedule {
+        let schedules = self
+            .controlled(ready)
+            .then(|| Schedules::Batch(self.conc.next_batch_seed()));
+        self.run_batch(ready, schedules, self.batch_size, report)
+    }
+
+    /// Whether `ready`'s executions run under control.
+    pub(super) fn controlled(&self, ready: &ReadyTest) -> bool {
+        match self.config.schedule {
             ScheduleMode::Controlled => true,
             ScheduleMode::Stress => false,
             _ => ready.points > 0,
-        };
+        }
+    }
+
+    /// The seed the next batch's schedules would take.
+    pub(super) fn next_batch_seed(&self) -> u64 {
+        self.conc.next_batch_seed()
+    }
+
+    /// Threads the runners gave up on.
+    pub(super) fn abandoned(&self) -> usize {
+        self.seq.abandoned() + self.conc.abandoned()
+    }
+
+    /// Runs `count` executions of `ready` (controlled with `schedules`, else free-running),
+    /// judged by the oracle; what ended the check, if they did.
+    pub(super) fn run_batch(
+        &mut self,
+        ready: &ReadyTest,
+        schedules: Option<Schedules>,
+        count: usize,
+        report: &mut Report,
+    ) -> Option<Ended> {
+        let config = self.config;
+        let timeout = config.hang_timeout(Some(ready.seq_time));
+        let controlled = schedules.is_some();
         report.controlled_tests += u64::from(controlled);
-        let read = self.replayable;
-        let control = controlled.then(|| self.control(ready, self.conc.next_batch_seed(), read));
+        self.schedules = schedules;
+        let control = schedules.map(|s| self.control_of(ready, s, self.replayable));
         let spec = BatchSpec {
-            count: self.batch_size,
+            count,
             timeout,
             deadline: self.deadline,
             control,
@@ -278,11 +356,17 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
             // so far: they do not come back. The sequential confirmation stands alone.
             return true;
         }
+        let Some(schedules) = self.schedules else {
+            return false;
+        };
         let spec = BatchSpec {
-            count: seen.execution + 1,
+            count: match schedules {
+                Schedules::Batch(_) => seen.execution + 1,
+                Schedules::Exactly { .. } => 1,
+            },
             timeout,
             deadline: Instant::now() + timeout * 4 + Duration::from_secs(1),
-            control: Some(self.control(ready, self.conc.last_batch_seed(), false)),
+            control: Some(self.control_of(ready, schedules, false)),
             observe: true,
         };
         let again = self.conc.rerun_batch(self.desc, &ready.test, spec);
@@ -329,10 +413,14 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
         false
     }
 
-    /// The control of a batch of `ready` whose seed is `base`: its schedulers, and (with
-    /// `read`) the tracker reading its executions.
-    fn control(&self, ready: &ReadyTest, base: u64, read: bool) -> Control {
+    /// The control of a batch of `ready` with `schedules`: its schedulers, and (with `read`)
+    /// the tracker reading its executions.
+    fn control_of(&self, ready: &ReadyTest, schedules: Schedules, read: bool) -> Control {
         let config = self.config;
+        let base = match schedules {
+            Schedules::Batch(base) => base,
+            Schedules::Exactly { batch, execution } => return exactly(config, batch, execution),
+        };
         let targets = (config.guide == Guide::Map).then(|| {
             let mut t = lock(&self.tracker);
             let methods = thread_methods(&ready.test);

@@ -13,7 +13,9 @@ use crate::subject::{Description, Subject};
 
 mod control;
 mod hunt;
+mod jobs;
 mod notes;
+mod regressions;
 mod replay;
 mod shrink;
 
@@ -55,7 +57,13 @@ pub fn check<T: Subject>(config: &Config) -> Report {
     }
     match &config.replay {
         Some(token) => replay::replay(desc, config, token, &mut report),
-        None => hunt::Hunt::new(desc, config, start).run(&mut report),
+        None => {
+            // The regressions file's entries first; new tests only if none fails again.
+            if !regressions::replay_first(desc, config, start, &mut report) {
+                jobs::hunt(desc, config, start, &mut report);
+                regressions::record(desc, config, &mut report);
+            }
+        }
     }
     report.elapsed = start.elapsed();
     report
@@ -118,10 +126,14 @@ pub fn generated_tests<T: Subject>(config: &Config, count: usize) -> Vec<String>
     out
 }
 
-/// Entry point of the `#[test]` that `#[thread_safe]` generates: applies the environment
-/// overrides, runs the check and panics with the report unless it passed.
+/// Entry point of the `#[test]` that `#[thread_safe]` generates: turns the regressions file
+/// on (`threadsafe-regressions/` beside the crate), applies the environment overrides, runs
+/// the check and panics with the report unless it passed.
 #[doc(hidden)]
-pub fn run_test<T: Subject>(config: Config) {
+pub fn run_test<T: Subject>(mut config: Config) {
+    config
+        .regressions
+        .get_or_insert_with(Config::default_regressions_dir);
     let config = match config.with_env() {
         Ok(c) => c,
         Err(e) => panic!("threadsafe: {e}"),

@@ -113,11 +113,6 @@ impl ConcRunner {
         self.run(desc, test, spec)
     }
 
-    /// The seed the last batch's schedules derived from.
-    pub(crate) fn last_batch_seed(&self) -> u64 {
-        self.batch_seed()
-    }
-
     fn run<T: Send + Sync + 'static>(
         &mut self,
         desc: &'static Description<T>,

@@ -10,11 +10,16 @@ use crate::coverage::MapCoverage;
 use crate::subject::Skipped;
 
 mod gated;
+mod hunts;
 mod interleaving;
+mod regressions;
 mod results;
 mod rust;
 mod violation;
 
+pub use hunts::Hunts;
+pub(crate) use regressions::FailingTest;
+pub use regressions::{Regressions, SkippedEntry, Written};
 pub(crate) use rust::render_body;
 pub(crate) use violation::{violation, Finding, Found, WrongResults};
 
@@ -53,6 +58,14 @@ pub struct Report {
     /// Show the coverage's detail ([`Config::verbose`](crate::Config::verbose)), not one
     /// line.
     pub verbose: bool,
+    /// The hunts run at once (`THREADSAFE_JOBS`, `THREADSAFE_SHARD`): their seeds, and which
+    /// one found the violation.
+    pub hunts: Hunts,
+    /// What the check did with its regressions file (`None`: no file, see
+    /// [`Config::regressions`](crate::Config::regressions)).
+    pub regressions: Option<Regressions>,
+    /// The generated test of the violation, for the regressions file.
+    pub(crate) failing: Option<FailingTest>,
 }
 
 /// The MAP-coverage of a check, when it could be measured.
@@ -215,6 +228,9 @@ impl Report {
             coverage: Coverage::NotMeasured("the check did not run".to_string()),
             ended: Ended::Exhausted,
             verbose: false,
+            hunts: Hunts::single(seed),
+            regressions: None,
+            failing: None,
         }
     }
 
@@ -313,6 +329,10 @@ impl fmt::Display for Report {
                     )?;
                     writeln!(f, "{gated}")?;
                 }
+                write!(f, "{}", self.hunts)?;
+                if let Some(r) = &self.regressions {
+                    write!(f, "{r}")?;
+                }
             }
             Verdict::NoViolationFound => {
                 writeln!(
@@ -323,9 +343,16 @@ impl fmt::Display for Report {
                     self.elapsed.as_secs_f64(),
                     self.seed
                 )?;
+                write!(f, "{}", self.hunts)?;
+                if let Some(r) = &self.regressions {
+                    write!(f, "{r}")?;
+                }
             }
             Verdict::CannotCheck(why) => {
                 writeln!(f, "threadsafe: cannot check `{name}`: {why}")?;
+                if let Some(r) = &self.regressions {
+                    write!(f, "{r}")?;
+                }
             }
         }
         self.fmt_notes(f)?;

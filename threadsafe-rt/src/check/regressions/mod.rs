@@ -1,0 +1,285 @@
+//! The regressions file, `threadsafe-regressions/<Type>.txt` beside the crate: every
+//! violation a check finds is written there as an entry (the seed and settings, the test by
+//! method names, and for a controlled find the schedule), and the next check replays those
+//! entries before it generates any test, so a bug that comes back is found at once (as
+//! proptest keeps `proptest-regressions/`).
+//!
+//! - `format.rs`: the file's text, and `parse.rs` reading it back with the line of any error;
+//! - `text.rs`: a generated test by names, and back in the type as it is now;
+//! - `run.rs`: replaying one entry.
+//!
+//! Writes never corrupt the file when two processes write at once (as under `cargo
+//! nextest`): a new file is made complete under a temporary name and linked into place, and
+//! an entry is appended with a single `write` of the whole entry to a file opened for
+//! appending. The file is read again just before appending, so a test already there is not
+//! written twice; two processes that find the same test at the same moment may both append
+//! it, and the next check replays it once and reports the other as a duplicate.
+
+use std::collections::HashMap;
+use std::fs::OpenOptions;
+use std::io::{ErrorKind, Read, Write};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use crate::config::{Config, ReplayToken, REGRESSIONS_ENV};
+use crate::exec::SeqRunner;
+use crate::report::{Regressions, Report, SkippedEntry, Verdict, Written};
+use crate::subject::Description;
+
+mod format;
+mod parse;
+mod run;
+mod text;
+
+use format::{Entry, File, Schedule, Settings};
+use run::{Replayed, Replayer};
+
+/// Replays the entries of `desc`'s regressions file, if `config` has one, before any test
+/// is generated. True when that ended the check: a failure came back (`report` holds the
+/// violation), or the file cannot be read (`report` says where and why).
+pub(super) fn replay_first<T: Send + Sync + 'static>(
+    desc: &'static Description<T>,
+    config: &Config,
+    start: Instant,
+    report: &mut Report,
+) -> bool {
+    let Some(dir) = &config.regressions else {
+        return false;
+    };
+    let path = path(dir, desc.name);
+    let file = match read(&path, desc.name) {
+        Ok(file) => file,
+        Err(why) => {
+            report.regressions = Some(Regressions::new(path, 0));
+            report.verdict = Verdict::CannotCheck(why);
+            return true;
+        }
+    };
+    let mut summary = Regressions::new(path, file.entries.len());
+    let mut replayer = Replayer {
+        desc,
+        config,
+        start,
+        deadline: start + config.budget,
+        seq: SeqRunner::new(),
+    };
+    let mut first_of: HashMap<String, usize> = HashMap::new();
+    let mut found = false;
+    for (line, entry) in &file.entries {
+        let skip = |reason: String| SkippedEntry {
+            line: *line,
+            reason,
+        };
+        let key = entry.test.to_string();
+        if let Some(first) = first_of.get(&key) {
+            summary.skipped.push(skip(format!(
+                "the same test as the entry at line {first}, replayed once"
+            )));
+            continue;
+        }
+        first_of.insert(key, *line);
+        if found || Instant::now() >= replayer.deadline {
+            let why = match found {
+                true => "a failure of an entry before it came back first",
+                false => "the budget ran out before it",
+            };
+            summary.skipped.push(skip(why.to_string()));
+            continue;
+        }
+        let outcome = match text::resolve(desc, &entry.test) {
+            Ok(test) => replayer.replay(entry, test, report),
+            Err(why) => Replayed::Skipped(why),
+        };
+        match outcome {
+            Replayed::Skipped(why) => summary.skipped.push(skip(why)),
+            Replayed::Passed => summary.replayed += 1,
+            Replayed::Found => {
+                summary.replayed += 1;
+                summary.found_by = Some(*line);
+                found = true;
+            }
+        }
+    }
+    report.abandoned_threads += replayer.seq.abandoned();
+    report.regressions = Some(summary);
+    if found {
+        report.ended = crate::report::Ended::Violation;
+        report.coverage = crate::report::Coverage::NotMeasured(
+            "found by the regressions file, before any new test".to_string(),
+        );
+    }
+    found
+}
+
+/// Writes the violation the check found by generating tests to the regressions file, if
+/// `config` has one; says in `report` what became of it.
+pub(super) fn record<T>(desc: &Description<T>, config: &Config, report: &mut Report) {
+    let Some(dir) = &config.regressions else {
+        return;
+    };
+    let (Some(failing), Some(violation)) = (report.failing.clone(), report.violation()) else {
+        return;
+    };
+    let schedule = violation
+        .replay
+        .as_deref()
+        .and_then(|t| t.parse::<ReplayToken>().ok())
+        .map(|token| Schedule {
+            batch: failing.batch_seed,
+            execution: token.execution,
+        });
+    let entry = Entry {
+        seed: report.seed,
+        settings: Settings::of(config),
+        failure: violation.failure.to_string(),
+        test: text::name(desc, &failing.test),
+        schedule,
+    };
+    let path = path(dir, desc.name);
+    let written = append(&path, desc.name, &entry);
+    report
+        .regressions
+        .get_or_insert_with(|| Regressions::new(path, 0))
+        .written = Some(written);
+}
+
+/// `<dir>/<Type>.txt`, the type's name made file-safe (`Cache<String, u32>` →
+/// `Cache_String_u32.txt`).
+fn path(dir: &Path, type_name: &str) -> PathBuf {
+    let mut name = String::new();
+    for c in type_name.chars() {
+        if c.is_ascii_alphanumeric() || c == '-' {
+            name.push(c);
+        } else if !name.ends_with('_') {
+            name.push('_');
+        }
+    }
+    let name = name.trim_matches('_');
+    dir.join(format!("{}.txt", if name.is_empty() { "_" } else { name }))
+}
+
+/// The file's entries (none if it does not exist); an error names the file and the line.
+fn read(path: &Path, type_name: &str) -> Result<File, String> {
+    parse_file(path, &read_text(path)?, type_name)
+}
+
+/// The file's text (empty if it does not exist).
+fn read_text(path: &Path) -> Result<String, String> {
+    let mut text = String::new();
+    match std::fs::File::open(path) {
+        Ok(mut f) => {
+            f.read_to_string(&mut text)
+                .map_err(|e| cannot_read(path, &e.to_string()))?;
+        }
+        Err(e) if e.kind() == ErrorKind::NotFound => {}
+        Err(e) => return Err(cannot_read(path, &e.to_string())),
+    }
+    Ok(text)
+}
+
+/// The entries of `text`, read from `path`, for `type_name`.
+fn parse_file(path: &Path, text: &str, type_name: &str) -> Result<File, String> {
+    let file = parse::parse(text)
+        .map_err(|e| cannot_read(path, &format!("line {}: {}", e.line, e.message)))?;
+    if !file.type_name.is_empty() && file.type_name != type_name {
+        return Err(cannot_read(
+            path,
+            &format!(
+                "it holds the entries of `{}`, not of `{type_name}` (two checked types whose names make the same file name?); move it away",
+                file.type_name
+            ),
+        ));
+    }
+    Ok(file)
+}
+
+fn cannot_read(path: &Path, why: &str) -> String {
+    format!(
+        "cannot read the regressions file {}: {why}. Fix the file, or set {REGRESSIONS_ENV}=off to check without it",
+        path.display()
+    )
+}
+
+/// Appends `entry` unless the file already has its test; a new file gets the header first.
+fn append(path: &Path, type_name: &str, entry: &Entry) -> Written {
+    let failed = |e: std::io::Error| Written::Failed(format!("{}: {e}", path.display()));
+    if let Some(dir) = path.parent() {
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            return failed(e);
+        }
+    }
+    // A new file appears complete: made under another name, then linked into place.
+    let header = format::header(type_name);
+    match create_complete(path, &format!("{header}\n{entry}")) {
+        Ok(true) => return Written::Appended(header.lines().count() + 2),
+        Ok(false) => {}
+        Err(e) => return failed(e),
+    }
+    let old = match read_text(path) {
+        Ok(text) => text,
+        Err(why) => return Written::Failed(why),
+    };
+    let file = match parse_file(path, &old, type_name) {
+        Ok(file) => file,
+        Err(why) => return Written::Failed(why),
+    };
+    let key = entry.test.to_string();
+    if let Some((line, _)) = file.entries.iter().find(|(_, e)| e.test.to_string() == key) {
+        return Written::AlreadyThere(*line);
+    }
+    // The header if the file has none yet (it held comments only), a blank line, the entry.
+    let mut text = String::new();
+    if !old.is_empty() && !old.ends_with('\n') {
+        text.push('\n');
+    }
+    if file.type_name.is_empty() {
+        text.push_str(&format::header(type_name));
+    }
+    text.push('\n');
+    let entry = entry.to_string();
+    text.push_str(&entry);
+    let line = format!("{old}{text}").lines().count() - entry.lines().count() + 1;
+    let write = || -> std::io::Result<()> {
+        let mut f = OpenOptions::new().append(true).open(path)?;
+        // One `write` of the whole entry: appends of other processes land before or after.
+        let n = f.write(text.as_bytes())?;
+        if n < text.len() {
+            return Err(std::io::Error::other(format!(
+                "only {n} of {} bytes written: the entry is cut short; delete its remains",
+                text.len()
+            )));
+        }
+        Ok(())
+    };
+    match write() {
+        Ok(()) => Written::Appended(line),
+        Err(e) => failed(e),
+    }
+}
+
+/// Creates `path` holding `text` if it does not exist; false if it does.
+fn create_complete(path: &Path, text: &str) -> std::io::Result<bool> {
+    if path.exists() {
+        return Ok(false);
+    }
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    let tmp = path.with_extension(format!("txt.{}.{nanos}.tmp", std::process::id()));
+    std::fs::write(&tmp, text)?;
+    let linked = std::fs::hard_link(&tmp, path);
+    let _ = std::fs::remove_file(&tmp);
+    match linked {
+        Ok(()) => Ok(true),
+        Err(e) if e.kind() == ErrorKind::AlreadyExists => Ok(false),
+        // No hard links here: create it exclusively and write it at once.
+        Err(_) => match OpenOptions::new().write(true).create_new(true).open(path) {
+            Ok(mut f) => f.write_all(text.as_bytes()).map(|()| true),
+            Err(e) if e.kind() == ErrorKind::AlreadyExists => Ok(false),
+            Err(e) => Err(e),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests;
