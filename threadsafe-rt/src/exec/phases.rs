@@ -3,7 +3,7 @@
 //! Execution `e` goes:
 //! 1. the leader (thread 0) prepares it (a fresh prefix) and [`publish`](Phases::publish)es
 //!    it; the others [`wait_published`](Phases::wait_published);
-//! 2. free-running threads [`start`](Phases::start) together: each arrives and spins until
+//! 2. free-running threads [`start`](Phases::start) together: each arrives and waits until
 //!    all `n` have (controlled threads skip this: their run starts them);
 //! 3. each thread runs its calls and [`finish`](Phases::finish)es; the last one to finish
 //!    evaluates the execution (runs the post part, judges it) and marks it
@@ -14,12 +14,18 @@
 //! there is no reset between executions to race with. [`abort`](Phases::abort) (set by the
 //! watchdog when a thread is stuck) releases every wait with `false`; [`stop`](Phases::stop)
 //! (a failure was found, or the deadline passed) ends the batch at the next publication.
+//!
+//! A waiting thread spins while spinning pays off on its thread (peers on other cores of an
+//! idle machine), then parks; the thread that moves a counter wakes the parked ones
+//! ([`Sleepers`]): the last arriver at the start at once (the threads are to start
+//! together), the leader when it publishes and the evaluator when it is done as soon as they
+//! themselves wait next (they go on working until then, and a waiter woken at once on their
+//! core would only take it from them). On a busy machine the waiters then leave the core to
+//! the thread they wait for, instead of spinning or yielding it away.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-/// A few microseconds of spinning: enough for peers on other cores to arrive together,
-/// short enough that a descheduled peer on a busy machine gets the core back soon.
-const SPINS_BEFORE_YIELD: u32 = 512;
+use crate::wait::Sleepers;
 
 /// The shared counters of one batch; see the module docs.
 pub(super) struct Phases {
@@ -30,6 +36,8 @@ pub(super) struct Phases {
     evaluated: AtomicUsize,
     stop: AtomicBool,
     abort: AtomicBool,
+    /// The threads parked in a wait.
+    sleepers: Sleepers,
 }
 
 impl Phases {
@@ -43,12 +51,16 @@ impl Phases {
             evaluated: AtomicUsize::new(0),
             stop: AtomicBool::new(false),
             abort: AtomicBool::new(false),
+            sleepers: Sleepers::default(),
         }
     }
 
     /// Leader: execution `e` is ready (or, after [`stop`](Self::stop), the batch is over).
     pub(super) fn publish(&self, e: usize) {
         self.published.store(e + 1, Ordering::Release);
+        // The leader goes on to its own part of the execution and soon waits (at the start,
+        // or for its turn): the others are woken then.
+        self.sleepers.wake_all_owed();
     }
 
     /// Waits until execution `e` is published; false if the batch was aborted.
@@ -59,8 +71,12 @@ impl Phases {
     /// Arrives at the start of execution `e` and waits until all threads have; false if
     /// the batch was aborted.
     pub(super) fn start(&self, e: usize) -> bool {
-        self.arrived.fetch_add(1, Ordering::AcqRel);
-        self.spin_until(|| self.arrived.load(Ordering::Acquire) >= (e + 1) * self.n)
+        let all = (e + 1) * self.n;
+        if self.arrived.fetch_add(1, Ordering::AcqRel) + 1 == all {
+            self.sleepers.wake_all();
+            return true;
+        }
+        self.spin_until(|| self.arrived.load(Ordering::Acquire) >= all)
     }
 
     /// This thread is done with execution `e`: true for the last one, which evaluates it.
@@ -71,6 +87,8 @@ impl Phases {
     /// The evaluator is done with execution `e`: the threads may go on to `e + 1`.
     pub(super) fn evaluated(&self, e: usize) {
         self.evaluated.store(e + 1, Ordering::Release);
+        // The evaluator goes on to the next execution and soon waits: woken then.
+        self.sleepers.wake_all_owed();
     }
 
     /// Waits until execution `e` was evaluated; false if the batch was aborted.
@@ -91,23 +109,14 @@ impl Phases {
     /// Releases every thread waiting in a phase (a peer is stuck for good).
     pub(super) fn abort(&self) {
         self.abort.store(true, Ordering::Release);
+        self.sleepers.wake_all();
     }
 
-    /// Spins, then yields, until `cond` holds (true) or the batch is aborted (false).
+    /// Waits until `cond` holds (true) or the batch is aborted (false): spins while that
+    /// pays off, then parks until the thread that moves the counter wakes it.
     fn spin_until(&self, cond: impl Fn() -> bool) -> bool {
-        let mut spins = 0u32;
-        while !cond() {
-            if self.abort.load(Ordering::Relaxed) {
-                return false;
-            }
-            spins += 1;
-            if spins < SPINS_BEFORE_YIELD {
-                std::hint::spin_loop();
-            } else {
-                std::thread::yield_now();
-            }
-        }
-        true
+        self.sleepers
+            .wait(cond, || self.abort.load(Ordering::Acquire))
     }
 }
 
