@@ -1,6 +1,32 @@
-//! One controlled run: threads enter, take turns at scheduling points, and finish; the
-//! turn is handed over by spinning, then parking, with a bounded wait for a thread that
-//! blocked outside the scheduler.
+//! One controlled run: threads enter, take turns at scheduling points, and finish.
+//!
+//! **Hand-off.** The thread that gives the turn stores the receiver's index in `turn`, then
+//! unparks the receiver. The receiver spins on `turn` only while spinning has been paying off
+//! on its thread ([`wait::spin`]: on an idle machine the giver runs on another core and the
+//! turn comes in a microsecond), then parks. No wake-up is lost: the store comes before the
+//! unpark, and an unpark that comes before the park makes the park return at once (std's
+//! parking token); the receiver looks at `turn` again after every return from `park`.
+//! Nothing ever yields: on a busy machine `yield_now` hands the core to another process for
+//! a whole time slice, while the thread we wait for may be queued behind us.
+//!
+//! **Bounded wait.** A parked receiver wakes now and then to watch the holder of the turn:
+//! a holder that blocked outside the scheduler (a `std` lock held by a thread waiting for its
+//! turn, a sleep) would hang the run, so it is set aside. The decision must never take a
+//! thread that is merely slow for a blocked one, since a set-aside makes the run inexact
+//! (and the futile point it records changes the later runs of the test). The holder is set
+//! aside only when, at every one of several looks spread over a while:
+//! - it is running the code under test, not the scheduler's own code (where it may wait for
+//!   the scheduler's lock or be parked for its turn),
+//! - no scheduling point was passed and the turn did not move,
+//! - `/proc` says it sleeps (`S`: a futex, a sleep), not runnable (`R`, maybe waiting for a
+//!   core) nor in the kernel (`D`: a page fault, disk I/O),
+//!
+//! and the while is at least `HANDOFF_BOUND` and grows with the machine's load (`LAG_FACTOR`
+//! times the worst lateness of the watcher's own wake-ups), so that a thread of the process
+//! that holds a lock the holder waits for (the allocator's, the unwinder's), queued for a
+//! core on a busy machine, has had its turn to run and release it. A holder that ran at all
+//! between the looks (its CPU time or count of time slices changed: it sleeps in a loop, or
+//! works with pauses) gets `RAN_FACTOR` times as long.
 
 use std::cell::Cell;
 use std::collections::HashMap;
@@ -9,16 +35,86 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use super::state::{State, Status};
-use super::{Blocker, Futile, Run, Scheduler, CALL, CURRENT};
+use super::{current_index, Blocker, Futile, Run, Scheduler, CALL, CURRENT};
 use crate::lock::lock;
-use crate::os::{current_tid, thread_is_blocked};
+use crate::os::{current_tid, thread_runs, thread_state, ThreadState};
 use crate::point::{Aborted, PointKind, Step, Var, Where};
+use crate::wait;
 
 const NOBODY: usize = usize::MAX;
 
-/// How long the thread holding the turn may go without reaching a scheduling point before
-/// the others check whether it is blocked outside the scheduler.
+/// The least time the thread holding the turn must be seen blocked outside the scheduler,
+/// without progress, before it is set aside.
 const HANDOFF_BOUND: Duration = Duration::from_micros(200);
+
+/// Looks at the holder, all saying it is blocked, before it is set aside.
+const LOOKS: u32 = 3;
+
+/// On a busy machine the time before a set-aside is at least this many times the worst
+/// lateness of the watching thread's own wake-ups.
+const LAG_FACTOR: u32 = 4;
+
+/// A holder that ran between looks, though asleep at each, is set aside only after this
+/// many times as long.
+const RAN_FACTOR: u32 = 10;
+
+/// How long a waiting thread parks between looks at the holder: short while the holder may
+/// be blocked, longer (up to `MAX_POLL`) while it is seen running.
+const MIN_POLL: Duration = Duration::from_micros(100);
+const MAX_POLL: Duration = Duration::from_millis(2);
+
+/// Marks a thread as inside the scheduler's own code while alive.
+pub(super) struct Inside<'a>(&'a AtomicUsize);
+
+impl Drop for Inside<'_> {
+    fn drop(&mut self) {
+        // Only the thread itself changes its depth.
+        self.0
+            .store(self.0.load(Ordering::Relaxed) - 1, Ordering::Release);
+    }
+}
+
+/// What a waiting thread has seen of the holder of the turn.
+struct Watch {
+    poll: Duration,
+    /// The worst lateness of this thread's wake-ups in this wait.
+    lag: Duration,
+    /// The holder seen blocked: progress and turn then, since when, its runs, and looks.
+    blocked: Option<Suspect>,
+}
+
+#[derive(Clone, Copy)]
+struct Suspect {
+    progress: usize,
+    holder: usize,
+    since: Instant,
+    runs: Option<(u64, u64)>,
+    looks: u32,
+    /// Whether the holder ran between two looks (then it is not stuck on one wait: it
+    /// sleeps in a loop, or works with pauses, and gets `RAN_FACTOR` times as long).
+    ran: bool,
+}
+
+impl Watch {
+    fn new() -> Self {
+        Watch {
+            poll: MIN_POLL,
+            lag: Duration::ZERO,
+            blocked: None,
+        }
+    }
+
+    /// The holder is not blocked outside the scheduler now: look again later.
+    fn clear(&mut self) {
+        self.blocked = None;
+        self.poll = (self.poll * 2).min(MAX_POLL);
+    }
+
+    /// How long the holder must have been seen blocked.
+    fn bound(&self) -> Duration {
+        HANDOFF_BOUND.max(self.lag * LAG_FACTOR)
+    }
+}
 
 thread_local! {
     static TID: u64 = current_tid();
@@ -44,6 +140,7 @@ impl Run {
             partial: AtomicBool::new(false),
             progress: AtomicUsize::new(0),
             threads: (0..n).map(|_| OnceLock::new()).collect(),
+            inside: (0..n).map(|_| AtomicUsize::new(0)).collect(),
             state: Mutex::new(State {
                 scheduler,
                 status: vec![Status::Absent; n],
@@ -62,6 +159,20 @@ impl Run {
 
     pub(super) fn state(&self) -> std::sync::MutexGuard<'_, State> {
         lock(&self.state)
+    }
+
+    /// Thread `me` is inside the scheduler's own code until the guard is dropped.
+    pub(super) fn inside(&self, me: usize) -> Inside<'_> {
+        let depth = &self.inside[me];
+        depth.store(depth.load(Ordering::Relaxed) + 1, Ordering::Release);
+        Inside(depth)
+    }
+
+    /// [`inside`](Self::inside) for the calling thread, if it belongs to a run.
+    pub(super) fn inside_here(&self) -> Option<Inside<'_>> {
+        current_index()
+            .filter(|&me| me < self.n)
+            .map(|me| self.inside(me))
     }
 
     /// The steps taken, in order.
@@ -109,11 +220,16 @@ impl Run {
         self.wait_for_turn(me);
     }
 
-    /// The thread holding the turn is blocked outside the scheduler: set it aside and give
-    /// the turn to another runnable thread; with none, give up control for this run.
-    fn set_aside(&self, holder: usize) {
+    /// The thread holding the turn is blocked outside the scheduler (seen so while the
+    /// progress count stood at `progress`): set it aside and give the turn to another
+    /// runnable thread; with none, give up control for this run.
+    fn set_aside(&self, holder: usize, progress: usize) {
         let mut st = self.state();
-        if self.turn.load(Ordering::Acquire) != holder || st.status[holder] != Status::Runnable {
+        if self.turn.load(Ordering::Acquire) != holder
+            || st.status[holder] != Status::Runnable
+            || self.progress() != progress
+            || self.inside[holder].load(Ordering::Acquire) != 0
+        {
             return;
         }
         st.status[holder] = Status::Outside;
@@ -151,6 +267,7 @@ impl Run {
     /// gives `t` the turn, and hands the turn on when `f` returns. A deadlock of the run
     /// unwinds `f` with [`Aborted`] (caught by the caller's `catch_unwind`).
     pub(crate) fn enter<R>(self: &Arc<Self>, t: usize, f: impl FnOnce() -> R) -> R {
+        let inside = self.inside(t);
         let _ = self.threads[t].set((std::thread::current(), TID.with(|t| *t)));
         CURRENT.with(|c| *c.borrow_mut() = Some((self.clone(), t)));
         struct Exit<'a>(&'a Arc<Run>, usize);
@@ -176,6 +293,7 @@ impl Run {
             self.give_turn(first);
         }
         self.wait_for_turn(t);
+        drop(inside);
         let r = f();
         drop(exit);
         r
@@ -185,6 +303,7 @@ impl Run {
         if self.abort.load(Ordering::Acquire) || self.free.load(Ordering::Acquire) {
             return;
         }
+        let _inside = self.inside(t);
         self.rejoin(t);
         *lock(&self.last_switch) = None;
         let next = {
@@ -238,47 +357,75 @@ impl Run {
         }
     }
 
-    /// Waits until thread `me` has the turn (or the run was aborted or freed).
+    /// Waits until thread `me` has the turn (or the run was aborted or freed): spins while
+    /// that pays off, then parks until the giver unparks it, watching the holder of the turn
+    /// now and then (see the module docs).
     fn wait_for_turn(&self, me: usize) {
-        let mut spins = 0u32;
-        let mut since: Option<(usize, usize, Instant)> = None;
-        loop {
-            if self.abort.load(Ordering::Acquire) {
-                if !std::thread::panicking() {
-                    std::panic::resume_unwind(Box::new(Aborted));
+        let ready = || {
+            self.turn.load(Ordering::Acquire) == me
+                || self.free.load(Ordering::Acquire)
+                || self.abort.load(Ordering::Acquire)
+        };
+        if !wait::spin(ready) {
+            let mut watch = Watch::new();
+            while !ready() {
+                let parked = Instant::now();
+                std::thread::park_timeout(watch.poll);
+                watch.lag = watch.lag.max(parked.elapsed().saturating_sub(watch.poll));
+                if !ready() {
+                    self.watch_holder(&mut watch);
                 }
-                return;
             }
-            let turn = self.turn.load(Ordering::Acquire);
-            if turn == me || self.free.load(Ordering::Acquire) {
-                return;
-            }
-            spins += 1;
-            if spins < 256 {
-                std::hint::spin_loop();
-                continue;
-            }
-            if spins < 512 {
-                std::thread::yield_now();
-                continue;
-            }
-            // Bounded hand-off: is the thread with the turn stuck outside the scheduler?
-            let progress = self.progress();
-            match since {
-                Some((p, t, at)) if p == progress && t == turn => {
-                    if at.elapsed() >= HANDOFF_BOUND && turn != NOBODY {
-                        let blocked = self.threads[turn]
-                            .get()
-                            .is_some_and(|(_, tid)| thread_is_blocked(*tid));
-                        if blocked {
-                            self.set_aside(turn);
-                        }
-                        since = Some((self.progress(), turn, Instant::now()));
-                    }
-                }
-                _ => since = Some((progress, turn, Instant::now())),
-            }
-            std::thread::park_timeout(HANDOFF_BOUND / 4);
+        }
+        if self.abort.load(Ordering::Acquire) && !std::thread::panicking() {
+            std::panic::resume_unwind(Box::new(Aborted));
+        }
+    }
+
+    /// One look at the holder of the turn: is it blocked outside the scheduler? After
+    /// enough looks that say so, it is set aside.
+    fn watch_holder(&self, watch: &mut Watch) {
+        let progress = self.progress();
+        let holder = self.turn.load(Ordering::Acquire);
+        if holder == NOBODY || self.inside[holder].load(Ordering::Acquire) != 0 {
+            // Nobody holds the turn (a thread set aside will take it when it comes back), or
+            // the holder is in the scheduler.
+            return watch.clear();
+        }
+        let tid = self.threads[holder].get().map_or(0, |(_, tid)| *tid);
+        match thread_state(tid) {
+            // Asleep; or, where `/proc` cannot tell, possibly so.
+            ThreadState::Sleeping | ThreadState::Unknown => {}
+            ThreadState::Running | ThreadState::Other => return watch.clear(),
+        }
+        let runs = thread_runs(tid);
+        watch.poll = MIN_POLL;
+        let now = Instant::now();
+        let suspect = match watch.blocked {
+            Some(s) if s.progress == progress && s.holder == holder => Suspect {
+                looks: s.looks + 1,
+                runs,
+                ran: s.ran || s.runs != runs,
+                ..s
+            },
+            _ => Suspect {
+                progress,
+                holder,
+                since: now,
+                runs,
+                looks: 1,
+                ran: false,
+            },
+        };
+        watch.blocked = Some(suspect);
+        let bound = if suspect.ran {
+            watch.bound() * RAN_FACTOR
+        } else {
+            watch.bound()
+        };
+        if suspect.looks >= LOOKS && now - suspect.since >= bound {
+            watch.blocked = None;
+            self.set_aside(holder, progress);
         }
     }
 
@@ -294,6 +441,7 @@ impl Run {
         if self.free.load(Ordering::Acquire) || self.abort.load(Ordering::Acquire) {
             return;
         }
+        let _inside = self.inside(me);
         self.rejoin(me);
         if self.futile.contains(at) {
             return;
