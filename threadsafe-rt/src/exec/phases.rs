@@ -163,6 +163,9 @@ mod tests {
                             assert_ne!(evaluator[e].load(Ordering::SeqCst), usize::MAX);
                         }
                     }
+                    // As a worker does when its job is done: the wake-ups the last
+                    // evaluation owes.
+                    crate::wait::pay_owed();
                 })
             })
             .collect();

@@ -122,7 +122,7 @@ fn worker_loop(slot: &Slot) {
             || slot.has_job.load(Ordering::Acquire) || slot.shutdown.load(Ordering::Acquire);
         if !wait::spin(ready) {
             while !ready() {
-                thread::park_timeout(Duration::from_millis(50));
+                thread::park();
             }
         }
         if !slot.has_job.load(Ordering::Acquire) {
@@ -160,8 +160,10 @@ impl Done {
         }
     }
 
-    /// Marks one job finished; true for the last one.
+    /// Marks one job finished; true for the last one. A finished job first pays the
+    /// wake-ups its thread owes ([`wait::pay_owed`]).
     pub(crate) fn finish(&self) -> bool {
+        wait::pay_owed();
         let last = self.remaining.fetch_sub(1, Ordering::AcqRel) == 1;
         if last {
             self.waiter.unpark();

@@ -16,12 +16,14 @@
 //! waiting for its turn) would hang a controlled run. The hand-off is bounded: when the
 //! thread holding the turn is running the code under test (not the scheduler's own), makes
 //! no progress, and the operating system says, look after look, that it sleeps and does not
-//! run, for a while that grows with the machine's load, it is set aside until it comes back
-//! (or, with nobody else to run, control is given up for the rest of the run, which then
-//! completes free-running); either way the run is reported as not fully controlled.
+//! run, for a while that grows with the machine's load, the process's watchdog thread sets it
+//! aside until it comes back (or, with nobody else to run, control is given up for the rest
+//! of the run, which then completes free-running); either way the run is reported as not
+//! fully controlled.
 //!
 //! The run ([`Run`]) is driven from [`crate::hooks`], which the shims and statement points
-//! call: `run.rs` hands the turn from thread to thread, `ops.rs` is what the scheduler does
+//! call: `run.rs` hands the turn from thread to thread, `watchdog.rs` sets aside a holder of
+//! the turn that blocked outside the scheduler, `ops.rs` is what the scheduler does
 //! at each kind of operation (locks, condition variables, barriers), `state.rs` is what it
 //! tracks, and the strategies that choose who runs next implement [`Scheduler`]
 //! (`scheduler.rs`: the trait and the random walk; `pct.rs`).
@@ -38,6 +40,7 @@ mod pct;
 mod run;
 mod scheduler;
 mod state;
+mod watchdog;
 
 pub(crate) use pct::Pct;
 pub(crate) use scheduler::{RandomWalk, Scheduler};
@@ -63,6 +66,10 @@ pub(crate) struct Run {
     /// test). A thread in the scheduler may wait for the scheduler's lock or be parked for
     /// its turn: never blocked outside the scheduler.
     inside: Vec<AtomicUsize>,
+    /// Threads parked waiting for their turn.
+    parked: AtomicUsize,
+    /// Whether the watchdog was asked to watch this run (at the first park).
+    watched: AtomicBool,
     state: Mutex<State>,
     futile: Arc<Futile>,
     /// The point of the last switch made at a scheduling point: if the thread switched to

@@ -9,59 +9,23 @@
 //! Nothing ever yields: on a busy machine `yield_now` hands the core to another process for
 //! a whole time slice, while the thread we wait for may be queued behind us.
 //!
-//! **Bounded wait.** A parked receiver wakes now and then to watch the holder of the turn:
-//! a holder that blocked outside the scheduler (a `std` lock held by a thread waiting for its
-//! turn, a sleep) would hang the run, so it is set aside. The decision must never take a
-//! thread that is merely slow for a blocked one, since a set-aside makes the run inexact
-//! (and the futile point it records changes the later runs of the test). The holder is set
-//! aside only when, at every one of several looks spread over a while:
-//! - it is running the code under test, not the scheduler's own code (where it may wait for
-//!   the scheduler's lock or be parked for its turn),
-//! - no scheduling point was passed and the turn did not move,
-//! - `/proc` says it sleeps (`S`: a futex, a sleep), not runnable (`R`, maybe waiting for a
-//!   core) nor in the kernel (`D`: a page fault, disk I/O),
-//!
-//! and the while is at least `HANDOFF_BOUND` and grows with the machine's load (`LAG_FACTOR`
-//! times the worst lateness of the watcher's own wake-ups), so that a thread of the process
-//! that holds a lock the holder waits for (the allocator's, the unwinder's), queued for a
-//! core on a busy machine, has had its turn to run and release it. A holder that ran at all
-//! between the looks (its CPU time or count of time slices changed: it sleeps in a loop, or
-//! works with pauses) gets `RAN_FACTOR` times as long.
+//! **Bounded wait.** A holder of the turn that blocked outside the scheduler would leave
+//! the parked threads waiting forever; the process's watchdog thread (`watchdog.rs`) watches
+//! the runs that have a parked thread and sets such a holder aside.
 
 use std::cell::Cell;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
-use std::time::{Duration, Instant};
 
 use super::state::{State, Status};
-use super::{current_index, Blocker, Futile, Run, Scheduler, CALL, CURRENT};
+use super::{current_index, watchdog, Blocker, Futile, Run, Scheduler, CALL, CURRENT};
 use crate::lock::lock;
-use crate::os::{current_tid, thread_runs, thread_state, ThreadState};
+use crate::os::current_tid;
 use crate::point::{Aborted, PointKind, Step, Var, Where};
 use crate::wait;
 
 const NOBODY: usize = usize::MAX;
-
-/// The least time the thread holding the turn must be seen blocked outside the scheduler,
-/// without progress, before it is set aside.
-const HANDOFF_BOUND: Duration = Duration::from_micros(200);
-
-/// Looks at the holder, all saying it is blocked, before it is set aside.
-const LOOKS: u32 = 3;
-
-/// On a busy machine the time before a set-aside is at least this many times the worst
-/// lateness of the watching thread's own wake-ups.
-const LAG_FACTOR: u32 = 4;
-
-/// A holder that ran between looks, though asleep at each, is set aside only after this
-/// many times as long.
-const RAN_FACTOR: u32 = 10;
-
-/// How long a waiting thread parks between looks at the holder: short while the holder may
-/// be blocked, longer (up to `MAX_POLL`) while it is seen running.
-const MIN_POLL: Duration = Duration::from_micros(100);
-const MAX_POLL: Duration = Duration::from_millis(2);
 
 /// Marks a thread as inside the scheduler's own code while alive.
 pub(super) struct Inside<'a>(&'a AtomicUsize);
@@ -71,48 +35,6 @@ impl Drop for Inside<'_> {
         // Only the thread itself changes its depth.
         self.0
             .store(self.0.load(Ordering::Relaxed) - 1, Ordering::Release);
-    }
-}
-
-/// What a waiting thread has seen of the holder of the turn.
-struct Watch {
-    poll: Duration,
-    /// The worst lateness of this thread's wake-ups in this wait.
-    lag: Duration,
-    /// The holder seen blocked: progress and turn then, since when, its runs, and looks.
-    blocked: Option<Suspect>,
-}
-
-#[derive(Clone, Copy)]
-struct Suspect {
-    progress: usize,
-    holder: usize,
-    since: Instant,
-    runs: Option<(u64, u64)>,
-    looks: u32,
-    /// Whether the holder ran between two looks (then it is not stuck on one wait: it
-    /// sleeps in a loop, or works with pauses, and gets `RAN_FACTOR` times as long).
-    ran: bool,
-}
-
-impl Watch {
-    fn new() -> Self {
-        Watch {
-            poll: MIN_POLL,
-            lag: Duration::ZERO,
-            blocked: None,
-        }
-    }
-
-    /// The holder is not blocked outside the scheduler now: look again later.
-    fn clear(&mut self) {
-        self.blocked = None;
-        self.poll = (self.poll * 2).min(MAX_POLL);
-    }
-
-    /// How long the holder must have been seen blocked.
-    fn bound(&self) -> Duration {
-        HANDOFF_BOUND.max(self.lag * LAG_FACTOR)
     }
 }
 
@@ -141,6 +63,8 @@ impl Run {
             progress: AtomicUsize::new(0),
             threads: (0..n).map(|_| OnceLock::new()).collect(),
             inside: (0..n).map(|_| AtomicUsize::new(0)).collect(),
+            parked: AtomicUsize::new(0),
+            watched: AtomicBool::new(false),
             state: Mutex::new(State {
                 scheduler,
                 status: vec![Status::Absent; n],
@@ -205,7 +129,7 @@ impl Run {
     /// Thread `me` reached a scheduling point (or finished) after being set aside as blocked
     /// outside the scheduler: it becomes runnable again and waits for its turn, unless nobody
     /// holds the turn, in which case it takes it.
-    fn rejoin(&self, me: usize) {
+    fn rejoin(self: &Arc<Self>, me: usize) {
         let mut st = self.state();
         if st.status[me] != Status::Outside {
             return;
@@ -223,7 +147,7 @@ impl Run {
     /// The thread holding the turn is blocked outside the scheduler (seen so while the
     /// progress count stood at `progress`): set it aside and give the turn to another
     /// runnable thread; with none, give up control for this run.
-    fn set_aside(&self, holder: usize, progress: usize) {
+    pub(super) fn set_aside(&self, holder: usize, progress: usize) {
         let mut st = self.state();
         if self.turn.load(Ordering::Acquire) != holder
             || st.status[holder] != Status::Runnable
@@ -299,7 +223,7 @@ impl Run {
         r
     }
 
-    fn finish(&self, t: usize) {
+    fn finish(self: &Arc<Self>, t: usize) {
         if self.abort.load(Ordering::Acquire) || self.free.load(Ordering::Acquire) {
             return;
         }
@@ -358,75 +282,47 @@ impl Run {
     }
 
     /// Waits until thread `me` has the turn (or the run was aborted or freed): spins while
-    /// that pays off, then parks until the giver unparks it, watching the holder of the turn
-    /// now and then (see the module docs).
-    fn wait_for_turn(&self, me: usize) {
+    /// that pays off, then parks until the giver unparks it (no timeout: the watchdog looks
+    /// after a holder that blocked outside the scheduler).
+    fn wait_for_turn(self: &Arc<Self>, me: usize) {
         let ready = || {
             self.turn.load(Ordering::Acquire) == me
                 || self.free.load(Ordering::Acquire)
                 || self.abort.load(Ordering::Acquire)
         };
         if !wait::spin(ready) {
-            let mut watch = Watch::new();
-            while !ready() {
-                let parked = Instant::now();
-                std::thread::park_timeout(watch.poll);
-                watch.lag = watch.lag.max(parked.elapsed().saturating_sub(watch.poll));
-                if !ready() {
-                    self.watch_holder(&mut watch);
-                }
+            self.parked.fetch_add(1, Ordering::AcqRel);
+            if !self.watched.swap(true, Ordering::AcqRel) {
+                watchdog::watch(self);
             }
+            while !ready() {
+                std::thread::park();
+            }
+            self.parked.fetch_sub(1, Ordering::AcqRel);
         }
         if self.abort.load(Ordering::Acquire) && !std::thread::panicking() {
             std::panic::resume_unwind(Box::new(Aborted));
         }
     }
 
-    /// One look at the holder of the turn: is it blocked outside the scheduler? After
-    /// enough looks that say so, it is set aside.
-    fn watch_holder(&self, watch: &mut Watch) {
-        let progress = self.progress();
-        let holder = self.turn.load(Ordering::Acquire);
-        if holder == NOBODY || self.inside[holder].load(Ordering::Acquire) != 0 {
-            // Nobody holds the turn (a thread set aside will take it when it comes back), or
-            // the holder is in the scheduler.
-            return watch.clear();
-        }
-        let tid = self.threads[holder].get().map_or(0, |(_, tid)| *tid);
-        match thread_state(tid) {
-            // Asleep; or, where `/proc` cannot tell, possibly so.
-            ThreadState::Sleeping | ThreadState::Unknown => {}
-            ThreadState::Running | ThreadState::Other => return watch.clear(),
-        }
-        let runs = thread_runs(tid);
-        watch.poll = MIN_POLL;
-        let now = Instant::now();
-        let suspect = match watch.blocked {
-            Some(s) if s.progress == progress && s.holder == holder => Suspect {
-                looks: s.looks + 1,
-                runs,
-                ran: s.ran || s.runs != runs,
-                ..s
-            },
-            _ => Suspect {
-                progress,
-                holder,
-                since: now,
-                runs,
-                looks: 1,
-                ran: false,
-            },
-        };
-        watch.blocked = Some(suspect);
-        let bound = if suspect.ran {
-            watch.bound() * RAN_FACTOR
-        } else {
-            watch.bound()
-        };
-        if suspect.looks >= LOOKS && now - suspect.since >= bound {
-            watch.blocked = None;
-            self.set_aside(holder, progress);
-        }
+    /// Whether a thread is parked waiting for its turn.
+    pub(super) fn has_parked_waiter(&self) -> bool {
+        self.parked.load(Ordering::Acquire) > 0
+    }
+
+    /// The thread holding the turn, if any.
+    pub(super) fn holder(&self) -> Option<usize> {
+        Some(self.turn.load(Ordering::Acquire)).filter(|&t| t != NOBODY)
+    }
+
+    /// Whether thread `t` is inside the scheduler's own code.
+    pub(super) fn is_inside(&self, t: usize) -> bool {
+        self.inside[t].load(Ordering::Acquire) != 0
+    }
+
+    /// The kernel's id of thread `t` (0 before it entered, or where unknown).
+    pub(super) fn tid(&self, t: usize) -> u64 {
+        self.threads[t].get().map_or(0, |(_, tid)| *tid)
     }
 
     /// A scheduling point of thread `me`: record the step, let the strategy choose.
