@@ -6,7 +6,8 @@
 //! turn, a sleep) would hang the run. The waiting threads park without a timeout (a timed
 //! park costs a timer, about as much again as the hand-off itself on a virtual machine), so
 //! this thread looks instead: every `MAX_POLL` while the runs it watches move, every
-//! `MIN_POLL` while one of them may be stuck.
+//! `MIN_POLL` while one of them may be stuck. It is started by the first run that needs it
+//! and ends `LINGER` after the last one is over, so a check leaves no thread behind.
 //!
 //! The decision must never take a thread that is merely slow for a blocked one, since a
 //! set-aside makes the run inexact (and the futile point it records changes the later runs of
@@ -26,8 +27,7 @@
 //! looks (its CPU time or count of time slices changed: it sleeps in a loop, or works with
 //! pauses) gets `RAN_FACTOR` times as long.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, OnceLock, Weak};
+use std::sync::{Arc, Mutex, Weak};
 use std::thread::{self, Thread};
 use std::time::{Duration, Instant};
 
@@ -73,67 +73,75 @@ struct Watched {
     suspect: Option<Suspect>,
 }
 
+/// The runs to watch, and the watchdog thread if there is one.
 struct Watchdog {
-    runs: Mutex<Vec<Watched>>,
-    /// Parked until a run is to be watched.
-    idle: AtomicBool,
-    thread: Thread,
+    runs: Vec<Watched>,
+    thread: Option<Thread>,
+    /// The thread lingers, parked, with no run to watch.
+    idle: bool,
 }
 
-static WATCHDOG: OnceLock<Watchdog> = OnceLock::new();
+static WATCHDOG: Mutex<Watchdog> = Mutex::new(Watchdog {
+    runs: Vec::new(),
+    thread: None,
+    idle: false,
+});
+
+/// How long the watchdog thread stays with nothing to watch before it ends (a check leaves
+/// no thread behind; a new one is started when needed).
+const LINGER: Duration = Duration::from_millis(100);
 
 /// Watches `run` from now on, until it is over or dropped. Called by a thread of the run
 /// about to park for its turn for the first time.
 pub(super) fn watch(run: &Arc<Run>) {
-    let dog = WATCHDOG.get_or_init(|| {
-        let handle = thread::Builder::new()
-            .name("threadsafe-watchdog".to_string())
-            .spawn(|| {
-                // Unparked by the first `watch`, after the watchdog is made.
-                let dog = loop {
-                    match WATCHDOG.get() {
-                        Some(dog) => break dog,
-                        None => thread::park(),
-                    }
-                };
-                watch_loop(dog);
-            })
-            .expect("spawn the threadsafe watchdog thread");
-        Watchdog {
-            runs: Mutex::new(Vec::new()),
-            idle: AtomicBool::new(true),
-            thread: handle.thread().clone(),
-        }
-    });
-    lock(&dog.runs).push(Watched {
+    let mut dog = lock(&WATCHDOG);
+    dog.runs.push(Watched {
         run: Arc::downgrade(run),
         suspect: None,
     });
-    // The watchdog marks itself idle before it looks at the list for the last time, and the
-    // list's lock orders that look against the push: either it sees the run, or this load
-    // sees it idle and wakes it.
-    if dog.idle.load(Ordering::SeqCst) {
-        dog.thread.unpark();
+    match &dog.thread {
+        // Lingering: wake it (a park after the unpark returns at once). Otherwise it is
+        // between looks, and sees the run at the next.
+        Some(t) if dog.idle => t.unpark(),
+        Some(_) => {}
+        None => {
+            let spawned = thread::Builder::new()
+                .name("threadsafe-watchdog".to_string())
+                .spawn(watch_loop);
+            // Without a watchdog a holder blocked outside the scheduler hangs its run until
+            // the batch's own watchdog gives up on it.
+            dog.thread = spawned.ok().map(|h| h.thread().clone());
+        }
     }
 }
 
-fn watch_loop(dog: &Watchdog) -> ! {
+fn watch_loop() {
     let mut poll = MAX_POLL;
     // How late this thread's wake-ups come: the worst recent one, decaying.
     let mut lag = Duration::ZERO;
     loop {
-        dog.idle.store(true, Ordering::SeqCst);
-        if lock(&dog.runs).is_empty() {
-            thread::park();
-            continue;
+        {
+            let mut dog = lock(&WATCHDOG);
+            if dog.runs.is_empty() {
+                dog.idle = true;
+                drop(dog);
+                thread::park_timeout(LINGER);
+                let mut dog = lock(&WATCHDOG);
+                dog.idle = false;
+                if dog.runs.is_empty() {
+                    // Under the lock: a `watch` from now on starts a new thread.
+                    dog.thread = None;
+                    return;
+                }
+                continue;
+            }
         }
-        dog.idle.store(false, Ordering::SeqCst);
         let slept = Instant::now();
         thread::park_timeout(poll);
         let late = slept.elapsed().saturating_sub(poll);
         lag = late.max(lag - lag / 8);
-        // Looked at without the list's lock: setting a holder aside takes the run's.
-        let mut runs = std::mem::take(&mut *lock(&dog.runs));
+        // Looked at without the lock: setting a holder aside takes the run's.
+        let mut runs = std::mem::take(&mut lock(&WATCHDOG).runs);
         let mut suspicious = false;
         runs.retain_mut(|w| {
             let Some(run) = w.run.upgrade() else {
@@ -147,7 +155,7 @@ fn watch_loop(dog: &Watchdog) -> ! {
             true
         });
         // Runs added meanwhile stay.
-        lock(&dog.runs).append(&mut runs);
+        lock(&WATCHDOG).runs.append(&mut runs);
         poll = if suspicious {
             MIN_POLL
         } else {
