@@ -160,11 +160,14 @@ impl Sleepers {
         result
     }
 
-    /// Wakes every parked waiter: call it after making their condition true.
-    pub(crate) fn wake_all(&self) {
-        for t in self.parked() {
+    /// Wakes every parked waiter: call it after making their condition true. Returns how
+    /// many were woken.
+    pub(crate) fn wake_all(&self) -> usize {
+        let threads = self.parked();
+        for t in &threads {
             t.unpark();
         }
+        threads.len()
     }
 
     /// [`wake_all`](Self::wake_all), but the wake-ups are owed until this thread next waits

@@ -17,21 +17,43 @@
 //!
 //! A waiting thread spins while spinning pays off on its thread (peers on other cores of an
 //! idle machine), then parks; the thread that moves a counter wakes the parked ones
-//! ([`Sleepers`]): the last arriver at the start at once (the threads are to start
-//! together), the leader when it publishes and the evaluator when it is done as soon as they
-//! themselves wait next (they go on working until then, and a waiter woken at once on their
-//! core would only take it from them). On a busy machine the waiters then leave the core to
-//! the thread they wait for, instead of spinning or yielding it away.
+//! ([`Sleepers`]). On a busy machine the waiters then leave the core to the thread they wait
+//! for, instead of spinning or yielding it away. Who wakes whom, and when:
+//! - the last arriver at the start wakes the others at once, and gives a parked one a moment
+//!   to get going again, so that the threads still start together;
+//! - free-running: the leader wakes the others as soon as it publishes (they make their
+//!   arguments meanwhile), and the threads spin a little longer in every wait, to keep their
+//!   cores;
+//! - controlled (the threads never call [`start`](Phases::start)): the leader when it
+//!   publishes and the evaluator when it is done wake the others only when they themselves
+//!   wait next ([`Sleepers::wake_all_owed`]): they go on working until then, and a waiter
+//!   woken at once on their core would only take it from them, to park again.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use crate::wait::Sleepers;
+
+/// How long the last thread to arrive at the start waits for the parked ones it woke to
+/// leave too (iterations of a spin: some tens of microseconds).
+const RELEASE_SPINS: u32 = 2048;
+
+/// Free-running threads spin this long (some tens of microseconds) in every wait before the
+/// adaptive spin and the park: a stress run finds races only while its threads run at the
+/// same time, and a thread that parks between executions leaves its core to another process
+/// and often comes back on its peer's. (Measured with a std-lock check-then-act under stress
+/// beside a busy process: without it, three times the executions to the race.)
+const FREE_RUNNING_SPINS: u32 = 2048;
 
 /// The shared counters of one batch; see the module docs.
 pub(super) struct Phases {
     n: usize,
     published: AtomicUsize,
     arrived: AtomicUsize,
+    /// Threads that left the start: all but the last arriver, before it leaves after waking
+    /// parked ones.
+    departed: AtomicUsize,
+    /// Whether the threads start free-running (controlled ones never call `start`).
+    free_running: AtomicBool,
     finished: AtomicUsize,
     evaluated: AtomicUsize,
     stop: AtomicBool,
@@ -47,6 +69,8 @@ impl Phases {
             n,
             published: AtomicUsize::new(0),
             arrived: AtomicUsize::new(0),
+            departed: AtomicUsize::new(0),
+            free_running: AtomicBool::new(false),
             finished: AtomicUsize::new(0),
             evaluated: AtomicUsize::new(0),
             stop: AtomicBool::new(false),
@@ -58,9 +82,15 @@ impl Phases {
     /// Leader: execution `e` is ready (or, after [`stop`](Self::stop), the batch is over).
     pub(super) fn publish(&self, e: usize) {
         self.published.store(e + 1, Ordering::Release);
-        // The leader goes on to its own part of the execution and soon waits (at the start,
-        // or for its turn): the others are woken then.
-        self.sleepers.wake_all_owed();
+        if self.free_running.load(Ordering::Relaxed) {
+            // The others are to make their arguments meanwhile, and arrive at the start
+            // about when the leader does.
+            self.sleepers.wake_all();
+        } else {
+            // Controlled: the leader goes on to its own part of the execution and soon
+            // waits for its turn; the others are woken then.
+            self.sleepers.wake_all_owed();
+        }
     }
 
     /// Waits until execution `e` is published; false if the batch was aborted.
@@ -71,12 +101,27 @@ impl Phases {
     /// Arrives at the start of execution `e` and waits until all threads have; false if
     /// the batch was aborted.
     pub(super) fn start(&self, e: usize) -> bool {
+        self.free_running.store(true, Ordering::Relaxed);
         let all = (e + 1) * self.n;
         if self.arrived.fetch_add(1, Ordering::AcqRel) + 1 == all {
-            self.sleepers.wake_all();
+            if self.sleepers.wake_all() > 0 {
+                // A parked thread needs a while to get going again (tens of microseconds on
+                // another core): give it that while, so that the threads still start
+                // together. On one core the woken thread usually takes the core at once, and
+                // has left by the time this one looks.
+                for _ in 0..RELEASE_SPINS {
+                    if self.departed.load(Ordering::Acquire) + 1 >= all {
+                        break;
+                    }
+                    std::hint::spin_loop();
+                }
+            }
+            self.departed.fetch_add(1, Ordering::AcqRel);
             return true;
         }
-        self.spin_until(|| self.arrived.load(Ordering::Acquire) >= all)
+        let started = self.spin_until(|| self.arrived.load(Ordering::Acquire) >= all);
+        self.departed.fetch_add(1, Ordering::AcqRel);
+        started
     }
 
     /// This thread is done with execution `e`: true for the last one, which evaluates it.
@@ -113,8 +158,17 @@ impl Phases {
     }
 
     /// Waits until `cond` holds (true) or the batch is aborted (false): spins while that
-    /// pays off, then parks until the thread that moves the counter wakes it.
+    /// pays off, then parks until the thread that moves the counter wakes it. Free-running
+    /// threads first spin `FREE_RUNNING_SPINS` whatever the budget says.
     fn spin_until(&self, cond: impl Fn() -> bool) -> bool {
+        if self.free_running.load(Ordering::Relaxed) {
+            for _ in 0..FREE_RUNNING_SPINS {
+                if cond() || self.abort.load(Ordering::Relaxed) {
+                    break;
+                }
+                std::hint::spin_loop();
+            }
+        }
         self.sleepers
             .wait(cond, || self.abort.load(Ordering::Acquire))
     }
@@ -127,7 +181,9 @@ mod tests {
 
     /// Walks `n` threads through `count` executions as the batch does, logging what each
     /// phase saw; panics (in a thread) if the protocol lets a thread run ahead.
-    fn walk(n: usize, count: usize) -> Vec<usize> {
+    /// `free`: the threads start together, as free-running ones do; otherwise they skip the
+    /// start, as controlled ones do.
+    fn walk(n: usize, count: usize, free: bool) -> Vec<usize> {
         let phases = Arc::new(Phases::new(n));
         // Per execution: how many threads ran its calls, and who evaluated it.
         let ran: Arc<Vec<AtomicUsize>> =
@@ -144,7 +200,9 @@ mod tests {
                         } else {
                             assert!(phases.wait_published(e));
                         }
-                        assert!(phases.start(e));
+                        if free {
+                            assert!(phases.start(e));
+                        }
                         if e > 0 {
                             assert_eq!(
                                 ran[e - 1].load(Ordering::SeqCst),
@@ -177,9 +235,11 @@ mod tests {
 
     #[test]
     fn every_execution_is_evaluated_once_after_all_threads_ran_it() {
-        for n in [1, 2, 3, 4] {
-            let evaluators = walk(n, 500);
-            assert!(evaluators.iter().all(|&t| t < n), "{evaluators:?}");
+        for free in [true, false] {
+            for n in [1, 2, 3, 4] {
+                let evaluators = walk(n, 500, free);
+                assert!(evaluators.iter().all(|&t| t < n), "{evaluators:?}");
+            }
         }
     }
 
