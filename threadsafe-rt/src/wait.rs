@@ -10,9 +10,12 @@
 //!
 //! So a waiter spins only while spinning has been paying off on its thread ([`spin`]: an
 //! adaptive budget, halved when a spin ends without the condition and doubled when it ends
-//! with it, with an occasional full-length probe so that a machine that became idle again is
-//! noticed), then parks; whoever ends the wait unparks it. [`Sleepers`] is that hand-shake
-//! for conditions that several threads wait for.
+//! with it, with a short probe now and then so that a machine that became idle again is
+//! noticed), then parks, without a timeout (on a virtual machine a timer costs about as much
+//! again as the wake-up itself); whoever ends the wait unparks it. [`Sleepers`] is that
+//! hand-shake for conditions that several threads wait for; a thread that will soon wait
+//! itself may owe the wake-ups until then ([`Sleepers::wake_all_owed`]), and pays them at its
+//! next wait, or when its job is done.
 
 use std::cell::{Cell, RefCell};
 use std::sync::atomic::{fence, AtomicUsize, Ordering};
