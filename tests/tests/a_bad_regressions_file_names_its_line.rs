@@ -8,8 +8,8 @@
 use std::path::Path;
 use std::time::Duration;
 
+use threadsafe_corpus::contege::sync_locks::string_buffer::StringBuffer;
 use threadsafe_rt::{check, Config, Verdict};
-use threadsafe_tests::controlled::string_buffer::StringBuffer;
 use threadsafe_tests::temp::TempDir;
 
 #[test]

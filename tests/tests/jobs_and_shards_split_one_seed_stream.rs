@@ -8,10 +8,10 @@
 use std::collections::HashSet;
 use std::time::Duration;
 
+use threadsafe_corpus::contege::sync_locks::string_buffer::{FixedStringBuffer, StringBuffer};
 use threadsafe_rt::{check, Config, Report, Shard, Strategy};
-use threadsafe_tests::controlled::harness;
-use threadsafe_tests::controlled::string_buffer::{FixedStringBuffer, StringBuffer};
 use threadsafe_tests::expect;
+use threadsafe_tests::harness;
 
 /// Only a guard against a hang (see `regressions_file_replays_a_find_first`).
 const BUDGET: Duration = Duration::from_secs(60);

@@ -2,15 +2,15 @@
 //! `threadsafe-regressions/<Type>.txt`, and the next check replays it before generating
 //! anything, finding it again in one test and one execution when it was found under the
 //! controlled scheduler. The types are the `threadsafe_rt::sync` ports of
-//! `threadsafe_tests::controlled` (every execution controlled, so every find here is
+//! `threadsafe_corpus::contege::sync_locks` (every execution controlled, so every find here is
 //! deterministic); each test writes into a folder of its own, set through the `Config`.
 
 use std::time::Duration;
 
+use threadsafe_corpus::contege::sync_locks::string_buffer::{FixedStringBuffer, StringBuffer};
 use threadsafe_rt::{check, Config, Guide, Report, ScheduleMode, Strategy, Verdict, Written};
-use threadsafe_tests::controlled::harness;
-use threadsafe_tests::controlled::string_buffer::{FixedStringBuffer, StringBuffer};
 use threadsafe_tests::expect;
+use threadsafe_tests::harness;
 use threadsafe_tests::temp::TempDir;
 
 /// Only a guard against a hang: the controlled finds of `StringBuffer` take well under a

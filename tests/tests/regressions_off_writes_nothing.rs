@@ -7,8 +7,8 @@
 use std::process::Command;
 use std::time::Duration;
 
+use threadsafe_corpus::contege::sync_locks::string_buffer::StringBuffer;
 use threadsafe_rt::{Config, ScheduleMode, Strategy, REGRESSIONS_DIR, REGRESSIONS_ENV};
-use threadsafe_tests::controlled::string_buffer::StringBuffer;
 use threadsafe_tests::temp::TempDir;
 
 /// Set in the child's environment: only then does `child` run the check.

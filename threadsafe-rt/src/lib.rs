@@ -203,6 +203,7 @@ pub mod sync;
 mod testcase;
 pub mod thread;
 mod value;
+mod wait;
 
 pub use check::{check, generated_tests};
 pub use config::{

@@ -3,7 +3,7 @@
 //! Execution `e` goes:
 //! 1. the leader (thread 0) prepares it (a fresh prefix) and [`publish`](Phases::publish)es
 //!    it; the others [`wait_published`](Phases::wait_published);
-//! 2. free-running threads [`start`](Phases::start) together: each arrives and spins until
+//! 2. free-running threads [`start`](Phases::start) together: each arrives and waits until
 //!    all `n` have (controlled threads skip this: their run starts them);
 //! 3. each thread runs its calls and [`finish`](Phases::finish)es; thread 0, once all have
 //!    ([`wait_finished`](Phases::wait_finished)), evaluates the execution (runs the post
@@ -14,22 +14,52 @@
 //! there is no reset between executions to race with. [`abort`](Phases::abort) (set by the
 //! watchdog when a thread is stuck) releases every wait with `false`; [`stop`](Phases::stop)
 //! (a failure was found, or the deadline passed) ends the batch at the next publication.
+//!
+//! A waiting thread spins while spinning pays off on its thread (peers on other cores of an
+//! idle machine), then parks; the thread that moves a counter wakes the parked ones
+//! ([`Sleepers`]). On a busy machine the waiters then leave the core to the thread they wait
+//! for, instead of spinning or yielding it away. Who wakes whom, and when:
+//! - the last arriver at the start wakes the others at once, and gives a parked one a moment
+//!   to get going again, so that the threads still start together;
+//! - free-running: the leader wakes the others as soon as it publishes (they make their
+//!   arguments meanwhile), and the threads spin a little longer in every wait, to keep their
+//!   cores;
+//! - controlled (the threads never call [`start`](Phases::start)): the leader when it
+//!   publishes and the evaluator when it is done wake the others only when they themselves
+//!   wait next ([`Sleepers::wake_all_owed`]): they go on working until then, and a waiter
+//!   woken at once on their core would only take it from them, to park again.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-/// A few microseconds of spinning: enough for peers on other cores to arrive together,
-/// short enough that a descheduled peer on a busy machine gets the core back soon.
-const SPINS_BEFORE_YIELD: u32 = 512;
+use crate::wait::Sleepers;
+
+/// How long the last thread to arrive at the start waits for the parked ones it woke to
+/// leave too (iterations of a spin: some tens of microseconds).
+const RELEASE_SPINS: u32 = 2048;
+
+/// Free-running threads spin this long (some tens of microseconds) in every wait before the
+/// adaptive spin and the park: a stress run finds races only while its threads run at the
+/// same time, and a thread that parks between executions leaves its core to another process
+/// and often comes back on its peer's. (Measured with a std-lock check-then-act under stress
+/// beside a busy process: without it, three times the executions to the race.)
+const FREE_RUNNING_SPINS: u32 = 2048;
 
 /// The shared counters of one batch; see the module docs.
 pub(super) struct Phases {
     n: usize,
     published: AtomicUsize,
     arrived: AtomicUsize,
+    /// Threads that left the start: all but the last arriver, before it leaves after waking
+    /// parked ones.
+    departed: AtomicUsize,
+    /// Whether the threads start free-running (controlled ones never call `start`).
+    free_running: AtomicBool,
     finished: AtomicUsize,
     evaluated: AtomicUsize,
     stop: AtomicBool,
     abort: AtomicBool,
+    /// The threads parked in a wait.
+    sleepers: Sleepers,
 }
 
 impl Phases {
@@ -39,16 +69,28 @@ impl Phases {
             n,
             published: AtomicUsize::new(0),
             arrived: AtomicUsize::new(0),
+            departed: AtomicUsize::new(0),
+            free_running: AtomicBool::new(false),
             finished: AtomicUsize::new(0),
             evaluated: AtomicUsize::new(0),
             stop: AtomicBool::new(false),
             abort: AtomicBool::new(false),
+            sleepers: Sleepers::default(),
         }
     }
 
     /// Leader: execution `e` is ready (or, after [`stop`](Self::stop), the batch is over).
     pub(super) fn publish(&self, e: usize) {
         self.published.store(e + 1, Ordering::Release);
+        if self.free_running.load(Ordering::Relaxed) {
+            // The others are to make their arguments meanwhile, and arrive at the start
+            // about when the leader does.
+            self.sleepers.wake_all();
+        } else {
+            // Controlled: the leader goes on to its own part of the execution and soon
+            // waits for its turn; the others are woken then.
+            self.sleepers.wake_all_owed();
+        }
     }
 
     /// Waits until execution `e` is published; false if the batch was aborted.
@@ -59,13 +101,43 @@ impl Phases {
     /// Arrives at the start of execution `e` and waits until all threads have; false if
     /// the batch was aborted.
     pub(super) fn start(&self, e: usize) -> bool {
-        self.arrived.fetch_add(1, Ordering::AcqRel);
-        self.spin_until(|| self.arrived.load(Ordering::Acquire) >= (e + 1) * self.n)
+        self.free_running.store(true, Ordering::Relaxed);
+        let all = (e + 1) * self.n;
+        if self.arrived.fetch_add(1, Ordering::AcqRel) + 1 == all {
+            if self.sleepers.wake_all() > 0 {
+                // A parked thread needs a while to get going again (tens of microseconds on
+                // another core): give it that while, so that the threads still start
+                // together. On one core the woken thread usually takes the core at once, and
+                // has left by the time this one looks.
+                for _ in 0..RELEASE_SPINS {
+                    if self.departed.load(Ordering::Acquire) + 1 >= all {
+                        break;
+                    }
+                    std::hint::spin_loop();
+                }
+            }
+            self.departed.fetch_add(1, Ordering::AcqRel);
+            return true;
+        }
+        let started = self.spin_until(|| self.arrived.load(Ordering::Acquire) >= all);
+        self.departed.fetch_add(1, Ordering::AcqRel);
+        started
     }
 
-    /// This thread is done with execution `e`: true for the last one to be.
+    /// This thread is done with execution `e`: true for the last one to be, which wakes the
+    /// evaluator (thread 0) if it parked in [`wait_finished`](Self::wait_finished): at once
+    /// when free-running, else when this thread waits next (it soon does, for the
+    /// evaluation).
     pub(super) fn finish(&self, e: usize) -> bool {
-        self.finished.fetch_add(1, Ordering::AcqRel) + 1 == (e + 1) * self.n
+        let last = self.finished.fetch_add(1, Ordering::AcqRel) + 1 == (e + 1) * self.n;
+        if last {
+            if self.free_running.load(Ordering::Relaxed) {
+                self.sleepers.wake_all();
+            } else {
+                self.sleepers.wake_all_owed();
+            }
+        }
+        last
     }
 
     /// Waits until every thread has finished execution `e`; false if the batch was aborted.
@@ -76,6 +148,8 @@ impl Phases {
     /// The evaluator is done with execution `e`: the threads may go on to `e + 1`.
     pub(super) fn evaluated(&self, e: usize) {
         self.evaluated.store(e + 1, Ordering::Release);
+        // The evaluator goes on to the next execution and soon waits: woken then.
+        self.sleepers.wake_all_owed();
     }
 
     /// Waits until execution `e` was evaluated; false if the batch was aborted.
@@ -96,23 +170,23 @@ impl Phases {
     /// Releases every thread waiting in a phase (a peer is stuck for good).
     pub(super) fn abort(&self) {
         self.abort.store(true, Ordering::Release);
+        self.sleepers.wake_all();
     }
 
-    /// Spins, then yields, until `cond` holds (true) or the batch is aborted (false).
+    /// Waits until `cond` holds (true) or the batch is aborted (false): spins while that
+    /// pays off, then parks until the thread that moves the counter wakes it. Free-running
+    /// threads first spin `FREE_RUNNING_SPINS` whatever the budget says.
     fn spin_until(&self, cond: impl Fn() -> bool) -> bool {
-        let mut spins = 0u32;
-        while !cond() {
-            if self.abort.load(Ordering::Relaxed) {
-                return false;
-            }
-            spins += 1;
-            if spins < SPINS_BEFORE_YIELD {
+        if self.free_running.load(Ordering::Relaxed) {
+            for _ in 0..FREE_RUNNING_SPINS {
+                if cond() || self.abort.load(Ordering::Relaxed) {
+                    break;
+                }
                 std::hint::spin_loop();
-            } else {
-                std::thread::yield_now();
             }
         }
-        true
+        self.sleepers
+            .wait(cond, || self.abort.load(Ordering::Acquire))
     }
 }
 
@@ -123,7 +197,9 @@ mod tests {
 
     /// Walks `n` threads through `count` executions as the batch does, logging what each
     /// phase saw; panics (in a thread) if the protocol lets a thread run ahead.
-    fn walk(n: usize, count: usize) -> Vec<usize> {
+    /// `free`: the threads start together, as free-running ones do; otherwise they skip the
+    /// start, as controlled ones do.
+    fn walk(n: usize, count: usize, free: bool) -> Vec<usize> {
         let phases = Arc::new(Phases::new(n));
         // Per execution: how many threads ran its calls, and who evaluated it.
         let ran: Arc<Vec<AtomicUsize>> =
@@ -140,7 +216,9 @@ mod tests {
                         } else {
                             assert!(phases.wait_published(e));
                         }
-                        assert!(phases.start(e));
+                        if free {
+                            assert!(phases.start(e));
+                        }
                         if e > 0 {
                             assert_eq!(
                                 ran[e - 1].load(Ordering::SeqCst),
@@ -163,6 +241,9 @@ mod tests {
                             assert_ne!(evaluator[e].load(Ordering::SeqCst), usize::MAX);
                         }
                     }
+                    // As a worker does when its job is done: the wake-ups the last
+                    // evaluation owes.
+                    crate::wait::pay_owed();
                 })
             })
             .collect();
@@ -174,9 +255,11 @@ mod tests {
 
     #[test]
     fn every_execution_is_evaluated_by_thread_0_after_all_threads_ran_it() {
-        for n in [1, 2, 3, 4] {
-            let evaluators = walk(n, 500);
-            assert!(evaluators.iter().all(|&t| t == 0), "{evaluators:?}");
+        for free in [true, false] {
+            for n in [1, 2, 3, 4] {
+                let evaluators = walk(n, 500, free);
+                assert!(evaluators.iter().all(|&t| t == 0), "{evaluators:?}");
+            }
         }
     }
 

@@ -1,8 +1,9 @@
 //! Persistent worker threads.
 //!
-//! A worker runs one job at a time. Between jobs it spins briefly, then yields, then parks,
-//! so that back-to-back executions start without a thread spawn or a futex wake-up on the
-//! hot path. A worker whose job never returns (a deadlock in the code under test) is
+//! A worker runs one job at a time. Between jobs it spins while spinning pays off on its
+//! thread (back-to-back jobs on an idle machine start without a futex wake-up), then parks
+//! until [`Worker::start`] unparks it; it never yields, which on a busy machine would hand
+//! its core to another process for a whole time slice. A worker whose job never returns (a deadlock in the code under test) is
 //! abandoned: std locks cannot be broken, so the thread stays blocked and the caller gets a
 //! fresh worker in its place.
 
@@ -14,6 +15,7 @@ use std::time::{Duration, Instant};
 use crate::lock::lock;
 use crate::os::{current_tid, thread_is_blocked};
 use crate::panics;
+use crate::wait;
 
 type Job = Box<dyn FnOnce() + Send>;
 
@@ -114,19 +116,18 @@ fn worker_loop(slot: &Slot) {
     panics::capture_on_this_thread();
     slot.tid.store(current_tid(), Ordering::Release);
     loop {
-        let mut spins = 0u32;
-        while !slot.has_job.load(Ordering::Acquire) {
-            if slot.shutdown.load(Ordering::Acquire) {
-                return;
+        // `start` stores the job, then unparks: a job stored before the park makes the park
+        // return at once (std's parking token), so none is missed.
+        let ready =
+            || slot.has_job.load(Ordering::Acquire) || slot.shutdown.load(Ordering::Acquire);
+        if !wait::spin(ready) {
+            while !ready() {
+                thread::park();
             }
-            spins += 1;
-            if spins < 2_000 {
-                std::hint::spin_loop();
-            } else if spins < 2_200 {
-                thread::yield_now();
-            } else {
-                thread::park_timeout(Duration::from_millis(50));
-            }
+        }
+        if !slot.has_job.load(Ordering::Acquire) {
+            wait::pay_owed();
+            return;
         }
         slot.has_job.store(false, Ordering::Release);
         let job = lock(&slot.job).take();
@@ -142,9 +143,8 @@ fn worker_loop(slot: &Slot) {
 /// Periods without progress after which a run counts as hung even if a thread is runnable.
 const MAX_QUIET_PERIODS: u32 = 8;
 
-/// How often the waiting thread yields before it parks. With two cores and two workers,
-/// a waiter that keeps yielding competes with them.
-const YIELDS_BEFORE_PARK: u32 = 8;
+/// The longest the waiting thread parks before it looks at the clock again.
+const PARK_LIMIT: Duration = Duration::from_millis(5);
 
 /// Counts down finished jobs and wakes the waiting thread when all are done.
 pub(crate) struct Done {
@@ -160,8 +160,10 @@ impl Done {
         }
     }
 
-    /// Marks one job finished; true for the last one.
+    /// Marks one job finished; true for the last one. A finished job first pays the
+    /// wake-ups its thread owes ([`wait::pay_owed`]).
     pub(crate) fn finish(&self) -> bool {
+        wait::pay_owed();
         let last = self.remaining.fetch_sub(1, Ordering::AcqRel) == 1;
         if last {
             self.waiter.unpark();
@@ -174,10 +176,15 @@ impl Done {
     }
 
     /// Waits until all jobs finished (true) or no progress was seen for `timeout` twice in a
-    /// row while `blocked` says the threads are blocked (false). `progress` returns a counter
-    /// that moves while the jobs make progress: a run that is slow but moving is not given
-    /// up on, nor is one whose threads are merely waiting for a core. After
+    /// row while `blocked` said the threads are blocked at both looks (false). `progress`
+    /// returns a counter that moves while the jobs make progress: a run that is slow but
+    /// moving is not given up on, nor is one whose threads are merely waiting for a core, nor
+    /// one whose threads were caught parked for a moment at one look. After
     /// `MAX_QUIET_PERIODS` without progress it gives up regardless (a spinning livelock).
+    ///
+    /// The waiting thread parks (the last [`finish`](Self::finish) unparks it) and wakes on
+    /// its own only to look at the clock: it never spins or yields, so on a busy machine it
+    /// takes no time from the jobs.
     pub(crate) fn wait(
         &self,
         timeout: Duration,
@@ -186,8 +193,9 @@ impl Done {
     ) -> bool {
         let mut last_progress = progress();
         let mut quiet_periods = 0;
+        // Consecutive quiet periods at whose end `blocked` held.
+        let mut blocked_periods = 0;
         let mut deadline = Instant::now() + timeout;
-        let mut spins = 0u32;
         loop {
             if self.is_done() {
                 return true;
@@ -198,22 +206,23 @@ impl Done {
                 if p != last_progress {
                     last_progress = p;
                     quiet_periods = 0;
+                    blocked_periods = 0;
                 } else {
                     quiet_periods += 1;
-                    if (quiet_periods >= 2 && blocked()) || quiet_periods >= MAX_QUIET_PERIODS {
+                    if blocked() {
+                        blocked_periods += 1;
+                    } else {
+                        blocked_periods = 0;
+                    }
+                    if blocked_periods >= 2 || quiet_periods >= MAX_QUIET_PERIODS {
                         return self.is_done();
                     }
                 }
                 deadline = now + timeout;
             }
-            spins += 1;
-            if spins < YIELDS_BEFORE_PARK {
-                thread::yield_now();
-            } else {
-                thread::park_timeout(
-                    (deadline - Instant::now().min(deadline)).min(Duration::from_millis(5)),
-                );
-            }
+            // `finish` decrements, then unparks: a finish before the park makes it return at
+            // once (std's parking token).
+            thread::park_timeout((deadline - Instant::now().min(deadline)).min(PARK_LIMIT));
         }
     }
 }

@@ -8,14 +8,22 @@
 //! thread is runnable and some are blocked, the run is deadlocked, exactly, and the blocked
 //! threads are unwound.
 //!
+//! The turn is handed over without burning the core the next thread needs: the waiting
+//! thread spins only while spinning has been paying off on its thread, then parks, and the
+//! thread that gives it the turn unparks it (see `run.rs`).
+//!
 //! Code that blocks outside the scheduler (a `std::sync::Mutex` held by a thread that is
 //! waiting for its turn) would hang a controlled run. The hand-off is bounded: when the
-//! thread holding the turn makes no progress for a while and the operating system says it
-//! is blocked, control is given up for the rest of the run, which then completes free-running
-//! and is reported as not fully controlled.
+//! thread holding the turn is running the code under test (not the scheduler's own), makes
+//! no progress, and the operating system says, look after look, that it sleeps and does not
+//! run, for a while that grows with the machine's load, the process's watchdog thread sets it
+//! aside until it comes back (or, with nobody else to run, control is given up for the rest
+//! of the run, which then completes free-running); either way the run is reported as not
+//! fully controlled.
 //!
 //! The run ([`Run`]) is driven from [`crate::hooks`], which the shims and statement points
-//! call: `run.rs` hands the turn from thread to thread, `ops.rs` is what the scheduler does
+//! call: `run.rs` hands the turn from thread to thread, `watchdog.rs` sets aside a holder of
+//! the turn that blocked outside the scheduler, `ops.rs` is what the scheduler does
 //! at each kind of operation (locks, condition variables, barriers), `state.rs` is what it
 //! tracks, and the strategies that choose who runs next implement [`Scheduler`]
 //! (`scheduler.rs`: the trait and the random walk; `pct.rs`).
@@ -32,6 +40,7 @@ mod pct;
 mod run;
 mod scheduler;
 mod state;
+mod watchdog;
 
 pub(crate) use pct::Pct;
 pub(crate) use scheduler::{RandomWalk, Scheduler};
@@ -53,6 +62,14 @@ pub(crate) struct Run {
     /// Grows at every scheduling point.
     progress: AtomicUsize,
     threads: Vec<OnceLock<(Thread, u64)>>,
+    /// Per thread, how deep it is inside the scheduler's own code (0: in the code under
+    /// test). A thread in the scheduler may wait for the scheduler's lock or be parked for
+    /// its turn: never blocked outside the scheduler.
+    inside: Vec<AtomicUsize>,
+    /// Threads parked waiting for their turn.
+    parked: AtomicUsize,
+    /// Whether the watchdog was asked to watch this run (at the first park).
+    watched: AtomicBool,
     state: Mutex<State>,
     futile: Arc<Futile>,
     /// The point of the last switch made at a scheduling point: if the thread switched to
@@ -74,6 +91,14 @@ pub(crate) fn set_call(k: usize) {
 /// The controlled run this thread belongs to, and its index in it.
 pub(crate) fn current() -> Option<(Arc<Run>, usize)> {
     CURRENT.with(|c| c.borrow().clone())
+}
+
+/// This thread's index in its controlled run.
+fn current_index() -> Option<usize> {
+    CURRENT
+        .try_with(|c| c.borrow().as_ref().map(|(_, t)| *t))
+        .ok()
+        .flatten()
 }
 
 /// Whether this thread belongs to a controlled run that still has control (`None`: to no

@@ -1,6 +1,7 @@
 //! What the scheduler does at each kind of operation of a `threadsafe_rt::sync` primitive:
 //! locks are taken and released in its books, a thread that would block is taken off the
-//! runnable set, and condition variables and barriers wake threads there.
+//! runnable set, and condition variables and barriers wake threads there. Each operation
+//! marks its thread as inside the scheduler while it runs (`Run::inside`).
 
 use std::sync::Arc;
 
@@ -18,6 +19,7 @@ impl Run {
         exclusive: bool,
         at: Where,
     ) {
+        let _inside = self.inside(me);
         let op = if exclusive {
             PointKind::Lock
         } else {
@@ -48,6 +50,7 @@ impl Run {
         if !self.has_control() {
             return;
         }
+        let _inside = self.inside_here();
         let mut st = self.state();
         if let Some(l) = st.locks.get_mut(&obj) {
             if exclusive {
@@ -68,6 +71,7 @@ impl Run {
         exclusive: bool,
         at: Where,
     ) -> bool {
+        let _inside = self.inside(me);
         let op = if exclusive {
             PointKind::Lock
         } else {
@@ -101,6 +105,7 @@ impl Run {
         mutex_var: Var,
         at: Where,
     ) {
+        let _inside = self.inside(me);
         self.point(me, PointKind::Wait, cv, None, at);
         if !self.has_control() {
             return;
@@ -119,6 +124,7 @@ impl Run {
 
     /// Wakes one waiter of `cv` (chosen by the scheduler), or all.
     pub(crate) fn notify(self: &Arc<Self>, me: usize, cv: usize, all: bool, at: Where) {
+        let _inside = self.inside(me);
         self.point(me, PointKind::Notify, cv, None, at);
         if !self.has_control() {
             return;
@@ -148,6 +154,7 @@ impl Run {
         n: usize,
         at: Where,
     ) -> Option<bool> {
+        let _inside = self.inside(me);
         self.point(me, PointKind::Barrier, obj, None, at);
         if !self.has_control() {
             return None;

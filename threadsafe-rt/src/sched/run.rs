@@ -1,24 +1,42 @@
-//! One controlled run: threads enter, take turns at scheduling points, and finish; the
-//! turn is handed over by spinning, then parking, with a bounded wait for a thread that
-//! blocked outside the scheduler.
+//! One controlled run: threads enter, take turns at scheduling points, and finish.
+//!
+//! **Hand-off.** The thread that gives the turn stores the receiver's index in `turn`, then
+//! unparks the receiver. The receiver spins on `turn` only while spinning has been paying off
+//! on its thread ([`wait::spin`]: on an idle machine the giver runs on another core and the
+//! turn comes in a microsecond), then parks. No wake-up is lost: the store comes before the
+//! unpark, and an unpark that comes before the park makes the park return at once (std's
+//! parking token); the receiver looks at `turn` again after every return from `park`.
+//! Nothing ever yields: on a busy machine `yield_now` hands the core to another process for
+//! a whole time slice, while the thread we wait for may be queued behind us.
+//!
+//! **Bounded wait.** A holder of the turn that blocked outside the scheduler would leave
+//! the parked threads waiting forever; the process's watchdog thread (`watchdog.rs`) watches
+//! the runs that have a parked thread and sets such a holder aside.
 
 use std::cell::Cell;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
-use std::time::{Duration, Instant};
 
 use super::state::{State, Status};
-use super::{Blocker, Futile, Run, Scheduler, CALL, CURRENT};
+use super::{current_index, watchdog, Blocker, Futile, Run, Scheduler, CALL, CURRENT};
 use crate::lock::lock;
-use crate::os::{current_tid, thread_is_blocked};
+use crate::os::current_tid;
 use crate::point::{Aborted, PointKind, Step, Var, Where};
+use crate::wait;
 
 const NOBODY: usize = usize::MAX;
 
-/// How long the thread holding the turn may go without reaching a scheduling point before
-/// the others check whether it is blocked outside the scheduler.
-const HANDOFF_BOUND: Duration = Duration::from_micros(200);
+/// Marks a thread as inside the scheduler's own code while alive.
+pub(super) struct Inside<'a>(&'a AtomicUsize);
+
+impl Drop for Inside<'_> {
+    fn drop(&mut self) {
+        // Only the thread itself changes its depth.
+        self.0
+            .store(self.0.load(Ordering::Relaxed) - 1, Ordering::Release);
+    }
+}
 
 thread_local! {
     static TID: u64 = current_tid();
@@ -44,6 +62,9 @@ impl Run {
             partial: AtomicBool::new(false),
             progress: AtomicUsize::new(0),
             threads: (0..n).map(|_| OnceLock::new()).collect(),
+            inside: (0..n).map(|_| AtomicUsize::new(0)).collect(),
+            parked: AtomicUsize::new(0),
+            watched: AtomicBool::new(false),
             state: Mutex::new(State {
                 scheduler,
                 status: vec![Status::Absent; n],
@@ -62,6 +83,20 @@ impl Run {
 
     pub(super) fn state(&self) -> std::sync::MutexGuard<'_, State> {
         lock(&self.state)
+    }
+
+    /// Thread `me` is inside the scheduler's own code until the guard is dropped.
+    pub(super) fn inside(&self, me: usize) -> Inside<'_> {
+        let depth = &self.inside[me];
+        depth.store(depth.load(Ordering::Relaxed) + 1, Ordering::Release);
+        Inside(depth)
+    }
+
+    /// [`inside`](Self::inside) for the calling thread, if it belongs to a run.
+    pub(super) fn inside_here(&self) -> Option<Inside<'_>> {
+        current_index()
+            .filter(|&me| me < self.n)
+            .map(|me| self.inside(me))
     }
 
     /// The steps taken, in order.
@@ -94,7 +129,7 @@ impl Run {
     /// Thread `me` reached a scheduling point (or finished) after being set aside as blocked
     /// outside the scheduler: it becomes runnable again and waits for its turn, unless nobody
     /// holds the turn, in which case it takes it.
-    fn rejoin(&self, me: usize) {
+    fn rejoin(self: &Arc<Self>, me: usize) {
         let mut st = self.state();
         if st.status[me] != Status::Outside {
             return;
@@ -109,11 +144,16 @@ impl Run {
         self.wait_for_turn(me);
     }
 
-    /// The thread holding the turn is blocked outside the scheduler: set it aside and give
-    /// the turn to another runnable thread; with none, give up control for this run.
-    fn set_aside(&self, holder: usize) {
+    /// The thread holding the turn is blocked outside the scheduler (seen so while the
+    /// progress count stood at `progress`): set it aside and give the turn to another
+    /// runnable thread; with none, give up control for this run.
+    pub(super) fn set_aside(&self, holder: usize, progress: usize) {
         let mut st = self.state();
-        if self.turn.load(Ordering::Acquire) != holder || st.status[holder] != Status::Runnable {
+        if self.turn.load(Ordering::Acquire) != holder
+            || st.status[holder] != Status::Runnable
+            || self.progress() != progress
+            || self.inside[holder].load(Ordering::Acquire) != 0
+        {
             return;
         }
         st.status[holder] = Status::Outside;
@@ -151,6 +191,7 @@ impl Run {
     /// gives `t` the turn, and hands the turn on when `f` returns. A deadlock of the run
     /// unwinds `f` with [`Aborted`] (caught by the caller's `catch_unwind`).
     pub(crate) fn enter<R>(self: &Arc<Self>, t: usize, f: impl FnOnce() -> R) -> R {
+        let inside = self.inside(t);
         let _ = self.threads[t].set((std::thread::current(), TID.with(|t| *t)));
         CURRENT.with(|c| *c.borrow_mut() = Some((self.clone(), t)));
         struct Exit<'a>(&'a Arc<Run>, usize);
@@ -176,15 +217,17 @@ impl Run {
             self.give_turn(first);
         }
         self.wait_for_turn(t);
+        drop(inside);
         let r = f();
         drop(exit);
         r
     }
 
-    fn finish(&self, t: usize) {
+    fn finish(self: &Arc<Self>, t: usize) {
         if self.abort.load(Ordering::Acquire) || self.free.load(Ordering::Acquire) {
             return;
         }
+        let _inside = self.inside(t);
         self.rejoin(t);
         *lock(&self.last_switch) = None;
         let next = {
@@ -238,48 +281,48 @@ impl Run {
         }
     }
 
-    /// Waits until thread `me` has the turn (or the run was aborted or freed).
-    fn wait_for_turn(&self, me: usize) {
-        let mut spins = 0u32;
-        let mut since: Option<(usize, usize, Instant)> = None;
-        loop {
-            if self.abort.load(Ordering::Acquire) {
-                if !std::thread::panicking() {
-                    std::panic::resume_unwind(Box::new(Aborted));
-                }
-                return;
+    /// Waits until thread `me` has the turn (or the run was aborted or freed): spins while
+    /// that pays off, then parks until the giver unparks it (no timeout: the watchdog looks
+    /// after a holder that blocked outside the scheduler).
+    fn wait_for_turn(self: &Arc<Self>, me: usize) {
+        let ready = || {
+            self.turn.load(Ordering::Acquire) == me
+                || self.free.load(Ordering::Acquire)
+                || self.abort.load(Ordering::Acquire)
+        };
+        if !wait::spin(ready) {
+            self.parked.fetch_add(1, Ordering::AcqRel);
+            if !self.watched.swap(true, Ordering::AcqRel) {
+                watchdog::watch(self);
             }
-            let turn = self.turn.load(Ordering::Acquire);
-            if turn == me || self.free.load(Ordering::Acquire) {
-                return;
+            while !ready() {
+                std::thread::park();
             }
-            spins += 1;
-            if spins < 256 {
-                std::hint::spin_loop();
-                continue;
-            }
-            if spins < 512 {
-                std::thread::yield_now();
-                continue;
-            }
-            // Bounded hand-off: is the thread with the turn stuck outside the scheduler?
-            let progress = self.progress();
-            match since {
-                Some((p, t, at)) if p == progress && t == turn => {
-                    if at.elapsed() >= HANDOFF_BOUND && turn != NOBODY {
-                        let blocked = self.threads[turn]
-                            .get()
-                            .is_some_and(|(_, tid)| thread_is_blocked(*tid));
-                        if blocked {
-                            self.set_aside(turn);
-                        }
-                        since = Some((self.progress(), turn, Instant::now()));
-                    }
-                }
-                _ => since = Some((progress, turn, Instant::now())),
-            }
-            std::thread::park_timeout(HANDOFF_BOUND / 4);
+            self.parked.fetch_sub(1, Ordering::AcqRel);
         }
+        if self.abort.load(Ordering::Acquire) && !std::thread::panicking() {
+            std::panic::resume_unwind(Box::new(Aborted));
+        }
+    }
+
+    /// Whether a thread is parked waiting for its turn.
+    pub(super) fn has_parked_waiter(&self) -> bool {
+        self.parked.load(Ordering::Acquire) > 0
+    }
+
+    /// The thread holding the turn, if any.
+    pub(super) fn holder(&self) -> Option<usize> {
+        Some(self.turn.load(Ordering::Acquire)).filter(|&t| t != NOBODY)
+    }
+
+    /// Whether thread `t` is inside the scheduler's own code.
+    pub(super) fn is_inside(&self, t: usize) -> bool {
+        self.inside[t].load(Ordering::Acquire) != 0
+    }
+
+    /// The kernel's id of thread `t` (0 before it entered, or where unknown).
+    pub(super) fn tid(&self, t: usize) -> u64 {
+        self.threads[t].get().map_or(0, |(_, tid)| *tid)
     }
 
     /// A scheduling point of thread `me`: record the step, let the strategy choose.
@@ -294,6 +337,7 @@ impl Run {
         if self.free.load(Ordering::Acquire) || self.abort.load(Ordering::Acquire) {
             return;
         }
+        let _inside = self.inside(me);
         self.rejoin(me);
         if self.futile.contains(at) {
             return;

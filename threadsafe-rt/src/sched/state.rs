@@ -134,4 +134,10 @@ impl Futile {
     pub(super) fn insert(&self, at: Where) {
         lock(&self.0).insert(Self::key(at));
     }
+
+    /// Holds the lock of the set (a test of a thread waiting inside the scheduler).
+    #[cfg(test)]
+    pub(super) fn hold(&self) -> std::sync::MutexGuard<'_, std::collections::HashSet<usize>> {
+        lock(&self.0)
+    }
 }

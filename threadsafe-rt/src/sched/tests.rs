@@ -37,6 +37,10 @@ fn one_thread_at_a_time_and_the_same_seed_gives_the_same_interleaving() {
             })
             .collect();
         assert_eq!(run_threads(&run, bodies), vec![true, true]);
+        assert!(
+            !run.lost_control(),
+            "no std lock, no sleep: never set aside"
+        );
         let v = log.lock().unwrap().clone();
         v
     };
@@ -139,4 +143,116 @@ fn a_spin_loop_on_yield_does_not_starve_the_thread_it_waits_for() {
         assert_eq!(run_threads(&run, bodies), vec![true, true], "seed {seed}");
         assert!(run.steps() < 100, "seed {seed}: {} steps", run.steps());
     }
+}
+
+/// Two threads that take turns at `points` yields each; `work(t, i)` runs between them.
+fn take_turns(
+    seed: u64,
+    points: usize,
+    work: impl Fn(usize, usize) + Send + Sync + 'static,
+) -> Arc<Run> {
+    let run = Run::new(2, Box::new(RandomWalk::new(seed)));
+    let work = Arc::new(work);
+    let bodies: Vec<Box<dyn FnOnce() + Send>> = (0..2)
+        .map(|t| {
+            let work = work.clone();
+            Box::new(move || {
+                for i in 0..points {
+                    work(t, i);
+                    point(PointKind::Yield, 0, None, here());
+                }
+            }) as Box<dyn FnOnce() + Send>
+        })
+        .collect();
+    assert_eq!(run_threads(&run, bodies), vec![true, true]);
+    run
+}
+
+#[test]
+fn a_holder_that_runs_long_between_points_is_not_set_aside() {
+    // Runnable all along (on a busy machine maybe waiting for a core): never blocked.
+    let run = take_turns(3, 3, |_, _| {
+        let t = std::time::Instant::now();
+        while t.elapsed() < std::time::Duration::from_millis(20) {
+            std::hint::spin_loop();
+        }
+    });
+    assert!(!run.lost_control());
+}
+
+/// Runs `f` on a thread of its own; panics if it does not return within a minute.
+fn within_a_minute(f: impl FnOnce() + Send + 'static) {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        f();
+        let _ = tx.send(());
+    });
+    rx.recv_timeout(std::time::Duration::from_secs(60))
+        .expect("the run hung (or panicked)");
+}
+
+#[test]
+fn a_holder_waiting_inside_the_scheduler_is_not_set_aside() {
+    // Set aside there, it would be left waiting for a turn nobody gives it: a hang.
+    within_a_minute(a_holder_waiting_inside_the_scheduler);
+}
+
+fn a_holder_waiting_inside_the_scheduler() {
+    // The thread with the turn reaches a point while a lock of the scheduler's own (the
+    // futile points') is held elsewhere for a long while: it sleeps, does not run and makes
+    // no progress, but in the scheduler's code.
+    let futile = Arc::new(Futile::default());
+    let run = Run::with_futile(2, Box::new(RandomWalk::new(1)), futile.clone());
+    let stage = Arc::new(AtomicUsize::new(0));
+    let holder = {
+        let stage = stage.clone();
+        std::thread::spawn(move || {
+            while stage.load(Ordering::SeqCst) != 1 {
+                std::thread::yield_now();
+            }
+            let guard = futile.hold();
+            stage.store(2, Ordering::SeqCst);
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            drop(guard);
+        })
+    };
+    let bodies: Vec<Box<dyn FnOnce() + Send>> = (0..2)
+        .map(|t| {
+            let stage = stage.clone();
+            Box::new(move || {
+                if stage.swap(1, Ordering::SeqCst) == 0 {
+                    // The first to run: the other waits for its turn meanwhile.
+                    while stage.load(Ordering::SeqCst) != 2 {
+                        std::hint::spin_loop();
+                    }
+                }
+                point(PointKind::Yield, 0, None, here());
+                let _ = t;
+            }) as Box<dyn FnOnce() + Send>
+        })
+        .collect();
+    assert_eq!(run_threads(&run, bodies), vec![true, true]);
+    holder.join().unwrap();
+    assert!(!run.lost_control());
+}
+
+#[test]
+fn a_holder_blocked_on_a_std_lock_the_waiting_thread_holds_is_set_aside() {
+    // A std mutex held across a point: when the other thread gets the turn there and locks
+    // it, it blocks outside the scheduler; set aside, it lets the first thread go on and
+    // release the lock, and the run completes, not fully controlled.
+    let mut lost = 0;
+    for seed in 0..20 {
+        let lock = Arc::new(std::sync::Mutex::new(0u32));
+        let run = take_turns(seed, 2, move |_, i| {
+            if i == 0 {
+                let mut g = lock.lock().unwrap();
+                *g += 1;
+                point(PointKind::Yield, 0, None, here());
+                *g += 1;
+            }
+        });
+        lost += usize::from(run.lost_control());
+    }
+    assert!(lost > 0, "no seed switched inside the critical section");
 }

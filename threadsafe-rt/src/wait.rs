@@ -1,0 +1,270 @@
+//! Waiting for another thread of the runtime without taking the core it needs.
+//!
+//! The runtime's threads wait for each other all the time: a controlled run hands the turn
+//! from thread to thread, and a batch's threads wait for the prefix, for each other at the
+//! start, and for the evaluation. On an idle machine with a core per thread the wait is
+//! over in a microsecond or two, and spinning through it is fastest. On a busy machine the
+//! thread being waited for is often queued behind the waiter on the same core, and every
+//! spin (worse: every `yield_now`, which hands the core to whatever else is runnable, for a
+//! whole time slice) delays it.
+//!
+//! So a waiter spins only while spinning has been paying off on its thread ([`spin`]: an
+//! adaptive budget, halved when a spin ends without the condition and doubled when it ends
+//! with it, with a short probe now and then so that a machine that became idle again is
+//! noticed), then parks, without a timeout (on a virtual machine a timer costs about as much
+//! again as the wake-up itself); whoever ends the wait unparks it. [`Sleepers`] is that
+//! hand-shake for conditions that several threads wait for; a thread that will soon wait
+//! itself may owe the wake-ups until then ([`Sleepers::wake_all_owed`]), and pays them at its
+//! next wait, or when its job is done.
+
+use std::cell::{Cell, RefCell};
+use std::sync::atomic::{fence, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::thread::{self, Thread};
+use std::time::{Duration, Instant};
+
+use crate::lock::lock;
+
+/// The least spin budget (iterations): a few hundred nanoseconds, cheap even when it fails.
+const MIN_SPINS: u32 = 16;
+
+/// The most: some tens of microseconds, far longer than a hand-off between two cores.
+const MAX_SPINS: u32 = 1 << 11;
+
+/// With the budget at its least, every this many waits spin `PROBE_SPINS` once, to notice
+/// that spinning pays off again (a hand-off between two cores takes a few microseconds).
+const PROBE_EVERY: u32 = 64;
+const PROBE_SPINS: u32 = 256;
+
+/// A spin of `i` iterations that took longer than `i` times this, plus `SPIN_SLACK`, lost its
+/// core meanwhile (an iteration takes some tens of nanoseconds).
+const SPIN_ITERATION_LIMIT: Duration = Duration::from_nanos(100);
+const SPIN_SLACK: Duration = Duration::from_micros(20);
+
+thread_local! {
+    /// Threads this thread owes a wake-up ([`Sleepers::wake_all_owed`]).
+    static OWED: RefCell<Vec<Thread>> = const { RefCell::new(Vec::new()) };
+    /// This thread's spin budget, in iterations.
+    static BUDGET: Cell<u32> = const { Cell::new(MAX_SPINS) };
+    /// Waits since the last probe.
+    static SINCE_PROBE: Cell<u32> = const { Cell::new(0) };
+}
+
+/// Spins until `done` holds, for at most this thread's budget; whether it holds. The budget
+/// learns from the outcome: doubled when the spin ended the wait, halved when it did not,
+/// or when it ended only because this thread lost its core meanwhile (the thread it waited
+/// for then ran on this core: spinning did not help, parking would have done as well).
+///
+/// Every wait starts here, and first pays the wake-ups this thread owes ([`pay_owed`]).
+#[inline]
+pub(crate) fn spin(done: impl Fn() -> bool) -> bool {
+    pay_owed();
+    if done() {
+        return true;
+    }
+    let start = Instant::now();
+    let budget = BUDGET.with(Cell::get);
+    let limit = if budget > MIN_SPINS {
+        budget
+    } else {
+        let n = SINCE_PROBE.with(|c| {
+            c.set(c.get() + 1);
+            c.get()
+        });
+        if n >= PROBE_EVERY {
+            SINCE_PROBE.with(|c| c.set(0));
+            PROBE_SPINS
+        } else {
+            MIN_SPINS
+        }
+    };
+    for i in 0..limit {
+        std::hint::spin_loop();
+        if done() {
+            let next = if start.elapsed() > SPIN_SLACK + SPIN_ITERATION_LIMIT * i {
+                // Descheduled while spinning.
+                budget / 2
+            } else {
+                // Paid off: keep at least twice what it took.
+                budget.saturating_mul(2).max(i.saturating_mul(2))
+            };
+            BUDGET.with(|b| b.set(next.clamp(MIN_SPINS, MAX_SPINS)));
+            return true;
+        }
+    }
+    BUDGET.with(|b| b.set((budget / 2).max(MIN_SPINS)));
+    false
+}
+
+/// Wakes the threads this thread owes a wake-up ([`Sleepers::wake_all_owed`]). Every wait
+/// calls it first ([`spin`]); a thread that stops waiting for good calls it too.
+#[inline]
+pub(crate) fn pay_owed() {
+    let _ = OWED.try_with(|o| {
+        if let Ok(mut o) = o.try_borrow_mut() {
+            for t in o.drain(..) {
+                t.unpark();
+            }
+        }
+    });
+}
+
+/// This thread's spin budget now (for tests).
+#[cfg(test)]
+pub(crate) fn budget() -> u32 {
+    BUDGET.with(Cell::get)
+}
+
+/// Threads parked until a condition holds, and the hand-shake that wakes them: a waiter
+/// registers, then checks the condition, then parks; whoever makes the condition true
+/// stores it, then looks for registered waiters and unparks them.
+///
+/// No wake-up is lost: the waiter's registration and the waker's store are each followed by
+/// a sequentially consistent fence before the other side's load, so either the waker sees
+/// the registration (and unparks the waiter, whose `park` then returns at once if it comes
+/// after the unpark: std's parking token) or the waiter sees the condition and does not park.
+#[derive(Default)]
+pub(crate) struct Sleepers {
+    registered: AtomicUsize,
+    threads: Mutex<Vec<Thread>>,
+}
+
+impl Sleepers {
+    /// Waits until `done` holds (true) or `cancelled` does (false): spins while spinning pays
+    /// off on this thread, then parks until [`wake_all`](Self::wake_all). The conditions must
+    /// be made true before the `wake_all` that announces them. The park has no timeout (a
+    /// timer costs about as much again as the wake-up itself on a virtual machine): every
+    /// change of a condition comes with a wake-up.
+    pub(crate) fn wait(&self, done: impl Fn() -> bool, cancelled: impl Fn() -> bool) -> bool {
+        if spin(|| done() || cancelled()) {
+            return done();
+        }
+        let me = thread::current();
+        {
+            let mut threads = lock(&self.threads);
+            threads.push(me.clone());
+            self.registered.fetch_add(1, Ordering::SeqCst);
+        }
+        fence(Ordering::SeqCst);
+        let result = loop {
+            if done() {
+                break true;
+            }
+            if cancelled() {
+                break false;
+            }
+            thread::park();
+        };
+        let mut threads = lock(&self.threads);
+        if let Some(i) = threads.iter().position(|t| t.id() == me.id()) {
+            threads.swap_remove(i);
+        }
+        self.registered.fetch_sub(1, Ordering::SeqCst);
+        result
+    }
+
+    /// Wakes every parked waiter: call it after making their condition true. Returns how
+    /// many were woken.
+    pub(crate) fn wake_all(&self) -> usize {
+        let threads = self.parked();
+        for t in &threads {
+            t.unpark();
+        }
+        threads.len()
+    }
+
+    /// [`wake_all`](Self::wake_all), but the wake-ups are owed until this thread next waits
+    /// (or calls [`pay_owed`]). For a thread that goes on working and will soon wait for the
+    /// ones it wakes: woken at once, a waiter sharing its core would often take the core
+    /// there and then, only to park again until this thread is done, two context switches for
+    /// nothing. On an idle machine the waiters spin on cores of their own and are not parked.
+    pub(crate) fn wake_all_owed(&self) {
+        let threads = self.parked();
+        if !threads.is_empty() {
+            OWED.with(|o| o.borrow_mut().extend(threads));
+        }
+    }
+
+    /// The waiters registered now (after a fence that orders the caller's store before).
+    fn parked(&self) -> Vec<Thread> {
+        fence(Ordering::SeqCst);
+        if self.registered.load(Ordering::SeqCst) == 0 {
+            return Vec::new();
+        }
+        // Unparked outside the lock: a woken waiter often gets the core at once, and its
+        // first move is to take the lock to leave the list.
+        lock(&self.threads).clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+
+    #[test]
+    fn the_budget_shrinks_when_spinning_fails_and_grows_when_it_pays_off() {
+        thread::spawn(|| {
+            for _ in 0..20 {
+                assert!(!spin(|| false));
+            }
+            assert_eq!(budget(), MIN_SPINS);
+            // At the least budget a probe spins longer now and then: a condition that needs
+            // two hundred iterations is met by the probe, and the budget grows back (unless
+            // this thread lost its core during the probe: then it tries the next one).
+            let count = Cell::new(0u32);
+            for _ in 0..PROBE_EVERY * 20 {
+                count.set(0);
+                spin(|| {
+                    count.set(count.get() + 1);
+                    count.get() > 200
+                });
+                if budget() >= 400 {
+                    return;
+                }
+            }
+            panic!("the budget did not grow back: {}", budget());
+        })
+        .join()
+        .unwrap();
+    }
+
+    #[test]
+    fn no_wake_up_is_lost() {
+        // Many rounds of: one thread waits for a flag, another sets it and wakes; each
+        // round must end, whatever the interleaving of registration and wake-up. A lost
+        // wake-up leaves the waiter parked for good.
+        for round in 0..2000 {
+            let s = Arc::new((Sleepers::default(), AtomicBool::new(false)));
+            let s2 = s.clone();
+            let waiter = thread::spawn(move || {
+                // Start parked most of the time: an empty budget.
+                for _ in 0..8 {
+                    spin(|| false);
+                }
+                s2.0.wait(|| s2.1.load(Ordering::Acquire), || false)
+            });
+            if round % 2 == 0 {
+                thread::yield_now();
+            }
+            s.1.store(true, Ordering::Release);
+            s.0.wake_all();
+            let (tx, rx) = std::sync::mpsc::channel();
+            thread::spawn(move || tx.send(waiter.join().unwrap()));
+            let woke = rx.recv_timeout(Duration::from_secs(60));
+            assert_eq!(woke, Ok(true), "round {round}: the wake-up was lost");
+        }
+    }
+
+    #[test]
+    fn cancel_releases_the_wait() {
+        let s = Arc::new((Sleepers::default(), AtomicBool::new(false)));
+        let s2 = s.clone();
+        let waiter = thread::spawn(move || s2.0.wait(|| false, || s2.1.load(Ordering::Acquire)));
+        thread::sleep(Duration::from_millis(20));
+        s.1.store(true, Ordering::Release);
+        s.0.wake_all();
+        assert!(!waiter.join().unwrap());
+    }
+}
