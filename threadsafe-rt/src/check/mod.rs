@@ -15,7 +15,10 @@ mod control;
 mod hunt;
 mod notes;
 mod replay;
+mod scenario;
 mod shrink;
+
+pub use scenario::{run_scenario, ScenarioRun};
 
 /// Checks `T` for thread-safety violations with `config` (environment variables are not
 /// read here; see [`Config::with_env`]).
