@@ -27,4 +27,5 @@
 
 pub mod counter;
 pub mod gated;
+pub mod hand_loop;
 pub mod harness;

@@ -286,7 +286,7 @@ macro_rules! schedule {
 /// Used by the code `#[thread_safe]` expands to; not a public API.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::check::run_test;
+    pub use crate::check::{run_scenario, run_test, ScenarioRun};
     pub use crate::point::{FieldAccess, StatementPoint};
 
     /// A seed drawn when the test runs (`#[thread_safe(seed = "random")]`).

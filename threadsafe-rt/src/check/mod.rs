@@ -17,7 +17,10 @@ mod jobs;
 mod notes;
 mod regressions;
 mod replay;
+mod scenario;
 mod shrink;
+
+pub use scenario::{run_scenario, ScenarioRun};
 
 /// Checks `T` for thread-safety violations with `config` (environment variables are not
 /// read here; see [`Config::with_env`]).

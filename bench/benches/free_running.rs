@@ -1,0 +1,216 @@
+//! The free-running executor against the hand-written stress loop of the same calls,
+//! measured side by side in one run.
+//!
+//! Each subject has a racing pair and a state-reading call after it (all correct types: no
+//! round fails, so both sides run for the whole time):
+//!
+//! - `Hits`: `hit() ‖ hit()`, then `get()` (an atomic counter);
+//! - `Names`: `intern(k) ‖ intern(k)`, then `len()` (a `Mutex<HashMap>` interner);
+//! - `DashNames`: the same over `dashmap` 5.5.3 (a thin type over a dependency).
+//!
+//! - hand loop: [`threadsafe_bench::hand_loop::run`]: two persistent threads (the calling
+//!   one and a helper released by a spin flag), the pair on a fresh instance per round, the
+//!   read after; rate = rounds/s.
+//! - threadsafe: `__private::run_scenario`, the free-running batch executor on the test
+//!   `new(); [a] ‖ [b]; read()` with return values observed as in a check (generation,
+//!   oracle and coverage left out); rate = executions/s.
+//!
+//! The table shows the median rate of `R` turns (3; quick: 1) of about `T` each (1 s;
+//! quick: 0.2 s) and the cost of one execution as a multiple of one hand-loop round.
+//!
+//! ```sh
+//! cargo bench -p threadsafe-bench --bench free_running
+//! BENCH_QUICK=1 cargo bench -p threadsafe-bench --bench free_running
+//! BENCH_TIME=3s BENCH_ROUNDS=5 cargo bench -p threadsafe-bench --bench free_running
+//! ```
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use dashmap::DashMap;
+use threadsafe_bench::{hand_loop, harness};
+use threadsafe_corpus::measure::{median, thousands};
+use threadsafe_rt::{thread_safe, Subject};
+
+/// An atomic hit counter.
+pub struct Hits(AtomicU64);
+
+#[thread_safe(test = false)]
+impl Hits {
+    pub fn new() -> Self {
+        Hits(AtomicU64::new(0))
+    }
+    pub fn hit(&self) {
+        self.0.fetch_add(1, Ordering::Relaxed);
+    }
+    pub fn get(&self) -> u64 {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// An interner over a locked map.
+pub struct Names(Mutex<HashMap<String, u32>>);
+
+#[thread_safe(test = false)]
+impl Names {
+    pub fn new() -> Self {
+        Names(Mutex::new(HashMap::new()))
+    }
+    pub fn intern(&self, name: &str) -> u32 {
+        let mut m = self.0.lock().unwrap();
+        let next = m.len() as u32;
+        *m.entry(name.to_string()).or_insert(next)
+    }
+    pub fn len(&self) -> usize {
+        self.0.lock().unwrap().len()
+    }
+}
+
+/// An interner over a concurrent map from a dependency.
+pub struct DashNames(DashMap<String, u32>);
+
+#[thread_safe(test = false)]
+impl DashNames {
+    pub fn new() -> Self {
+        DashNames(DashMap::new())
+    }
+    pub fn intern(&self, name: &str) -> u32 {
+        let next = self.0.len() as u32;
+        *self.0.entry(name.to_string()).or_insert(next)
+    }
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+}
+
+/// One subject: its name, the pair and read for the tool, and the hand loop of them.
+struct Subj {
+    name: &'static str,
+    pair: &'static str,
+    tool: fn(usize) -> threadsafe_rt::__private::ScenarioRun,
+    hand: fn(Duration) -> hand_loop::LoopRun,
+}
+
+/// The tool's run of `new(); [m] ‖ [m]; read()` on `T`, `executions` times.
+fn tool<T: Subject>(
+    m: &str,
+    read: &str,
+    executions: usize,
+) -> threadsafe_rt::__private::ScenarioRun {
+    let run = threadsafe_rt::__private::run_scenario::<T>(
+        "new",
+        &[&[m], &[m]],
+        &[read],
+        executions,
+        true,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(run.failed.is_none(), "a correct subject failed: {run:?}");
+    run
+}
+
+/// The key both threads intern (the tool's arguments come from seed 0; the loop's is fixed).
+const KEY: &str = "k";
+
+fn subjects() -> Vec<Subj> {
+    vec![
+        Subj {
+            name: "Hits",
+            pair: "hit() ‖ hit(); get()",
+            tool: |n| tool::<Hits>("hit", "get", n),
+            hand: |t| hand_loop::run(t, Hits::new, |h| h.hit(), |h| h.hit(), |h| h.get() == 2),
+        },
+        Subj {
+            name: "Names",
+            pair: "intern(k) ‖ intern(k); len()",
+            tool: |n| tool::<Names>("intern", "len", n),
+            hand: |t| {
+                hand_loop::run(
+                    t,
+                    Names::new,
+                    |s| {
+                        s.intern(KEY);
+                    },
+                    |s| {
+                        s.intern(KEY);
+                    },
+                    |s| s.len() == 1,
+                )
+            },
+        },
+        Subj {
+            name: "DashNames (dashmap 5.5.3)",
+            pair: "intern(k) ‖ intern(k); len()",
+            tool: |n| tool::<DashNames>("intern", "len", n),
+            hand: |t| {
+                hand_loop::run(
+                    t,
+                    DashNames::new,
+                    |s| {
+                        s.intern(KEY);
+                    },
+                    |s| {
+                        s.intern(KEY);
+                    },
+                    |s| s.len() == 1,
+                )
+            },
+        },
+    ]
+}
+
+/// The tool's rate over about `time`: a short run sizes the batch.
+fn tool_rate(s: &Subj, time: Duration) -> f64 {
+    let probe = (s.tool)(500);
+    let rate = probe.executions as f64 / probe.elapsed.as_secs_f64();
+    let n = ((rate * time.as_secs_f64()) as usize).max(500);
+    let run = (s.tool)(n);
+    run.executions as f64 / run.elapsed.as_secs_f64()
+}
+
+fn main() {
+    let quick = harness::quick();
+    let time = harness::env_duration(
+        "BENCH_TIME",
+        if quick {
+            Duration::from_millis(200)
+        } else {
+            Duration::from_secs(1)
+        },
+    );
+    let rounds = harness::env_usize("BENCH_ROUNDS", if quick { 1 } else { 3 });
+    println!(
+        "<!-- cargo bench -p threadsafe-bench --bench free_running; {} -->",
+        harness::load()
+    );
+    println!();
+    println!("| subject | pair | hand loop rounds/s | threadsafe executions/s | cost of one execution (× a round) |");
+    println!("|---|---|---|---|---|");
+    for s in subjects() {
+        let mut hand = Vec::new();
+        let mut ours = Vec::new();
+        for _ in 0..rounds {
+            let run = (s.hand)(time);
+            assert!(
+                !run.failed,
+                "{}: the hand loop failed on a correct type",
+                s.name
+            );
+            hand.push(run.rate());
+            ours.push(tool_rate(&s, time));
+        }
+        let (h, o) = (median(&hand).unwrap_or(0.0), median(&ours).unwrap_or(0.0));
+        println!(
+            "| {} | `{}` | {} | {} | {:.2} |",
+            s.name,
+            s.pair,
+            thousands(h),
+            thousands(o),
+            h / o
+        );
+    }
+    println!();
+    println!("{}", harness::load());
+}

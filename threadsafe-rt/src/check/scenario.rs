@@ -1,0 +1,116 @@
+//! A test written by hand, by method names, run by the free-running executor alone: what
+//! the benchmarks compare with a hand-written stress loop of the same calls (no generator,
+//! no oracle, no coverage in the way).
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::config::Executor;
+use crate::exec::{BatchSpec, ConcRunner, ExecOutcome};
+use crate::subject::{description, Description, ParamKind, Subject};
+use crate::testcase::{Arg, Call, Made, OpId, Out, TestCase};
+
+/// What [`run_scenario`] did.
+#[derive(Clone, Debug)]
+pub struct ScenarioRun {
+    /// Executions run.
+    pub executions: usize,
+    /// Wall-clock time of the batch.
+    pub elapsed: Duration,
+    /// How the batch ended, if not every execution passed (a panic or a hang).
+    pub failed: Option<String>,
+}
+
+/// Runs, free-running, `executions` times: an instance made by the constructor `ctor`, the
+/// calls of `threads[t]` on thread `t` (methods of `T` by name), then the calls of `post`.
+/// Every argument is the value its type's generator makes from seed 0 (so two calls with a
+/// key take the same key); an argument of type `T` is the instance itself. With `observe`,
+/// the return values are kept as the check keeps them.
+///
+/// # Errors
+/// A name that is not a constructor or method the generator can call.
+pub fn run_scenario<T: Subject>(
+    ctor: &str,
+    threads: &[&[&str]],
+    post: &[&str],
+    executions: usize,
+    observe: bool,
+) -> Result<ScenarioRun, String> {
+    let desc = description::<T>();
+    let test = Arc::new(scenario(desc, ctor, threads, post)?);
+    let _one_at_a_time = crate::exclusive::one_at_a_time();
+    let mut runner = ConcRunner::new(Executor::Stress, 0);
+    let start = Instant::now();
+    let batch = runner.run_batch(
+        desc,
+        &test,
+        BatchSpec {
+            count: executions,
+            timeout: Duration::from_secs(1),
+            deadline: start + Duration::from_secs(24 * 3600),
+            control: None,
+            observe,
+        },
+    );
+    Ok(ScenarioRun {
+        executions: batch.executions,
+        elapsed: start.elapsed(),
+        failed: match batch.outcome {
+            ExecOutcome::Passed => None,
+            other => Some(format!("{other:?}")),
+        },
+    })
+}
+
+/// The test [`run_scenario`] runs.
+fn scenario<T>(
+    desc: &Description<T>,
+    ctor: &str,
+    threads: &[&[&str]],
+    post: &[&str],
+) -> Result<TestCase, String> {
+    let find = |name: &str, ctor: bool| {
+        (0..)
+            .map(|i| if ctor { OpId::Ctor(i) } else { OpId::Method(i) })
+            .take_while(|&id| match id {
+                OpId::Ctor(i) => i < desc.constructor_names().len(),
+                OpId::Method(i) => i < desc.method_names().len(),
+            })
+            .find(|&id| desc.op_at(id).name == name)
+            .ok_or_else(|| {
+                let kind = if ctor { "constructor" } else { "method" };
+                format!(
+                    "`{}` has no {kind} `{name}` the generator can call",
+                    desc.name()
+                )
+            })
+    };
+    let call = |op: OpId, receiver: Option<usize>, out: Out| Call {
+        op,
+        receiver,
+        args: desc
+            .op_at(op)
+            .params
+            .iter()
+            .map(|p| match p.kind {
+                ParamKind::Instance(_) => Arg::Instance(0),
+                ParamKind::Value { .. } => Arg::Fresh(0),
+            })
+            .collect(),
+        out,
+    };
+    let methods = |names: &[&str]| -> Result<Vec<Call>, String> {
+        names
+            .iter()
+            .map(|n| Ok(call(find(n, false)?, Some(0), Out::None)))
+            .collect()
+    };
+    Ok(TestCase {
+        prefix: vec![call(find(ctor, true)?, None, Out::Instance(0, Made::Value))],
+        threads: threads
+            .iter()
+            .map(|t| methods(t))
+            .collect::<Result<_, _>>()?,
+        post: methods(post)?,
+    })
+}
