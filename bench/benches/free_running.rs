@@ -24,6 +24,8 @@
 //! BENCH_TIME=3s BENCH_ROUNDS=5 cargo bench -p threadsafe-bench --bench free_running
 //! ```
 
+#![allow(clippy::new_without_default, clippy::len_without_is_empty)]
+
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;

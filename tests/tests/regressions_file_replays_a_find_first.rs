@@ -21,6 +21,9 @@ const BUDGET: Duration = Duration::from_secs(60);
 fn config(seed: u64, dir: &TempDir) -> Config {
     let mut config = harness::race_hunt(seed, Strategy::Random, BUDGET);
     config.regressions = Some(dir.path().join("threadsafe-regressions"));
+    // An entry holds the test as first found, and these tests compare the replayed
+    // execution with the first check's: neither shrinks (shrinking has tests of its own).
+    config.shrink = false;
     config
 }
 
@@ -236,4 +239,32 @@ fn without_a_folder_nothing_is_read_or_written() {
     assert!(report.regressions.is_none());
     assert!(!dir.path().join("threadsafe-regressions").exists());
     assert!(!matches!(report.verdict, Verdict::CannotCheck(_)));
+}
+
+/// With shrinking on (the default), a find from the file is shrunk as a check's own find is:
+/// the report leads with a smaller test, the entry keeps the test as first found.
+#[test]
+fn a_find_from_the_file_is_shrunk_like_a_new_one() {
+    let dir = TempDir::new("regressions-shrunk");
+    let shrinking = |seed| {
+        let mut c = config(seed, &dir);
+        c.shrink = true;
+        c
+    };
+    let first = check::<StringBuffer>(&shrinking(0));
+    let found = expect::violation(&first);
+    let shrunk = found
+        .shrunk
+        .as_ref()
+        .expect("seed 0's find has calls to spare");
+    let second = check::<StringBuffer>(&shrinking(9));
+    let again = expect::violation(&second);
+    let regressions = second.regressions.as_ref().expect("the file was read");
+    assert!(regressions.found_by.is_some(), "{second}");
+    let again_shrunk = again
+        .shrunk
+        .as_ref()
+        .expect("the find from the file was shrunk");
+    assert_eq!(again_shrunk.from_calls, shrunk.from_calls, "{second}");
+    assert!(again_shrunk.to_calls < again_shrunk.from_calls, "{second}");
 }

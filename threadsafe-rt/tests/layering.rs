@@ -32,6 +32,8 @@ const RANKS: &[(&str, u32)] = &[
     ("config", 10),
     ("exclusive", 10),
     ("panics", 10),
+    // Waiting without taking the core from the thread waited for.
+    ("wait", 5),
     ("lock", 0),
     ("os", 0),
     ("point", 0),

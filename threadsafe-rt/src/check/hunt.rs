@@ -175,7 +175,7 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
     }
 
     /// Replaces the violation in `report` (of `ready`'s test) by its shrunk form.
-    fn shrink_found(&mut self, ready: &ReadyTest, report: &mut Report) {
+    pub(super) fn shrink_found(&mut self, ready: &ReadyTest, report: &mut Report) {
         if !self.config.shrink {
             return;
         }

@@ -88,6 +88,9 @@ impl<T: Send + Sync + 'static> Replayer<'_, T> {
         for (count, schedules) in batches {
             if hunt.run_batch(&ready, schedules, count, report) == Some(Ended::Violation) {
                 report.seed = entry.seed;
+                // The entry keeps the test as first found; the report leads with the
+                // smallest that fails the same way, as the check's own finds do.
+                hunt.shrink_found(&ready, report);
                 found = Replayed::Found;
                 break;
             }
