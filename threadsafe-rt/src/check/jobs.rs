@@ -97,6 +97,16 @@ fn merge(report: &mut Report, reports: Vec<Report>, config: &Config, seeds: Vec<
         report.controlled_tests += r.controlled_tests;
         report.uncontrolled_runs += r.uncontrolled_runs;
         report.abandoned_threads += r.abandoned_threads;
+        let notes = &mut report.results;
+        notes.compared |= r.results.compared;
+        for (method, why) in &r.results.not_compared {
+            notes
+                .not_compared
+                .entry(method.clone())
+                .or_insert_with(|| why.clone());
+        }
+        notes.unjudged += r.results.unjudged;
+        notes.not_reproduced += r.results.not_reproduced;
     }
     let Some(r) = reports.into_iter().nth(chosen) else {
         return;
@@ -105,6 +115,7 @@ fn merge(report: &mut Report, reports: Vec<Report>, config: &Config, seeds: Vec<
     report.coverage = r.coverage;
     report.ended = r.ended;
     report.failing = r.failing;
+
     report.seed = if first_find.is_some() || seeds.len() == 1 {
         r.seed
     } else {
