@@ -12,8 +12,10 @@
 //!   one and a helper released by a spin flag), the pair on a fresh instance per round, the
 //!   read after; rate = rounds/s.
 //! - threadsafe: `__private::run_scenario`, the free-running batch executor on the test
-//!   `new(); [a] ‖ [b]; read()` with return values observed as in a check (generation,
-//!   oracle and coverage left out); rate = executions/s.
+//!   `new(); [a] ‖ [b]; read()` (generation, oracle and coverage left out); rate =
+//!   executions/s, in three arms: one execution per round (the executor before strides),
+//!   a check's stride with return values not observed, and as a check runs it (stride and
+//!   results observed).
 //!
 //! The table shows the median rate of `R` turns (3; quick: 1) of about `T` each (1 s;
 //! quick: 0.2 s) and the cost of one execution as a multiple of one hand-loop round.
@@ -34,6 +36,7 @@ use std::time::Duration;
 use dashmap::DashMap;
 use threadsafe_bench::{hand_loop, harness};
 use threadsafe_corpus::measure::{median, thousands};
+use threadsafe_rt::__private::MAX_STRIDE;
 use threadsafe_rt::{thread_safe, Subject};
 
 /// An atomic hit counter.
@@ -91,22 +94,57 @@ impl DashNames {
 struct Subj {
     name: &'static str,
     pair: &'static str,
-    tool: fn(usize) -> threadsafe_rt::__private::ScenarioRun,
+    tool: fn(usize, Arm) -> threadsafe_rt::__private::ScenarioRun,
     hand: fn(Duration) -> hand_loop::LoopRun,
 }
+
+/// How the tool's executor runs: executions per round, and whether results are observed.
+#[derive(Clone, Copy)]
+struct Arm {
+    stride: usize,
+    observe: bool,
+}
+
+/// The columns of the tool: one execution per round as before strides, then a check's
+/// stride with results off and on (the last is what a check runs).
+const ARMS: [(&str, Arm); 3] = [
+    (
+        "stride 1",
+        Arm {
+            stride: 1,
+            observe: true,
+        },
+    ),
+    (
+        "stride 32, results off",
+        Arm {
+            stride: MAX_STRIDE,
+            observe: false,
+        },
+    ),
+    (
+        "stride 32 (a check's)",
+        Arm {
+            stride: MAX_STRIDE,
+            observe: true,
+        },
+    ),
+];
 
 /// The tool's run of `new(); [m] ‖ [m]; read()` on `T`, `executions` times.
 fn tool<T: Subject>(
     m: &str,
     read: &str,
     executions: usize,
+    arm: Arm,
 ) -> threadsafe_rt::__private::ScenarioRun {
     let run = threadsafe_rt::__private::run_scenario::<T>(
         "new",
         &[&[m], &[m]],
         &[read],
         executions,
-        true,
+        arm.observe,
+        arm.stride,
     )
     .unwrap_or_else(|e| panic!("{e}"));
     assert!(run.failed.is_none(), "a correct subject failed: {run:?}");
@@ -121,13 +159,13 @@ fn subjects() -> Vec<Subj> {
         Subj {
             name: "Hits",
             pair: "hit() ‖ hit(); get()",
-            tool: |n| tool::<Hits>("hit", "get", n),
+            tool: |n, arm| tool::<Hits>("hit", "get", n, arm),
             hand: |t| hand_loop::run(t, Hits::new, |h| h.hit(), |h| h.hit(), |h| h.get() == 2),
         },
         Subj {
             name: "Names",
             pair: "intern(k) ‖ intern(k); len()",
-            tool: |n| tool::<Names>("intern", "len", n),
+            tool: |n, arm| tool::<Names>("intern", "len", n, arm),
             hand: |t| {
                 hand_loop::run(
                     t,
@@ -145,7 +183,7 @@ fn subjects() -> Vec<Subj> {
         Subj {
             name: "DashNames (dashmap 5.5.3)",
             pair: "intern(k) ‖ intern(k); len()",
-            tool: |n| tool::<DashNames>("intern", "len", n),
+            tool: |n, arm| tool::<DashNames>("intern", "len", n, arm),
             hand: |t| {
                 hand_loop::run(
                     t,
@@ -164,11 +202,11 @@ fn subjects() -> Vec<Subj> {
 }
 
 /// The tool's rate over about `time`: a short run sizes the batch.
-fn tool_rate(s: &Subj, time: Duration) -> f64 {
-    let probe = (s.tool)(500);
+fn tool_rate(s: &Subj, arm: Arm, time: Duration) -> f64 {
+    let probe = (s.tool)(500, arm);
     let rate = probe.executions as f64 / probe.elapsed.as_secs_f64();
     let n = ((rate * time.as_secs_f64()) as usize).max(500);
-    let run = (s.tool)(n);
+    let run = (s.tool)(n, arm);
     run.executions as f64 / run.elapsed.as_secs_f64()
 }
 
@@ -188,11 +226,17 @@ fn main() {
         harness::load()
     );
     println!();
-    println!("| subject | pair | hand loop rounds/s | threadsafe executions/s | cost of one execution (× a round) |");
-    println!("|---|---|---|---|---|");
+    let names: Vec<&str> = ARMS.iter().map(|(name, _)| *name).collect();
+    println!(
+        "| subject | pair | hand loop rounds/s | {} executions/s | cost of one execution (× a round), {} |",
+        names.join(" executions/s | "),
+        names.join(", ")
+    );
+    println!("|---|---|---|{}", "---|".repeat(2 * ARMS.len()));
     for s in subjects() {
         let mut hand = Vec::new();
-        let mut ours = Vec::new();
+        let mut ours: Vec<Vec<f64>> = ARMS.iter().map(|_| Vec::new()).collect();
+        // Side by side: each turn measures the loop and every arm.
         for _ in 0..rounds {
             let run = (s.hand)(time);
             assert!(
@@ -201,16 +245,25 @@ fn main() {
                 s.name
             );
             hand.push(run.rate());
-            ours.push(tool_rate(&s, time));
+            for (rates, (_, arm)) in ours.iter_mut().zip(ARMS) {
+                rates.push(tool_rate(&s, arm, time));
+            }
         }
-        let (h, o) = (median(&hand).unwrap_or(0.0), median(&ours).unwrap_or(0.0));
+        let h = median(&hand).unwrap_or(0.0);
+        let o: Vec<f64> = ours.iter().map(|r| median(r).unwrap_or(0.0)).collect();
         println!(
-            "| {} | `{}` | {} | {} | {:.2} |",
+            "| {} | `{}` | {} | {} | {} |",
             s.name,
             s.pair,
             thousands(h),
-            thousands(o),
-            h / o
+            o.iter()
+                .map(|&o| thousands(o))
+                .collect::<Vec<_>>()
+                .join(" | "),
+            o.iter()
+                .map(|&o| format!("{:.2}", h / o))
+                .collect::<Vec<_>>()
+                .join(" | ")
         );
     }
     println!();

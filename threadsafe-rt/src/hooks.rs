@@ -22,6 +22,8 @@ thread_local! {
     static POINTS: Cell<u64> = const { Cell::new(0) };
     /// Stress-mode noise at statement points: xorshift state, 0 when off.
     static NOISE: Cell<u64> = const { Cell::new(0) };
+    /// The longest stall of the noise, in `spin_loop` pauses.
+    static NOISE_WINDOW: Cell<u32> = const { Cell::new(1) };
     /// The operations this thread performed outside controlled runs, while recording.
     static RECORDED: RefCell<Option<Vec<Recorded>>> = const { RefCell::new(None) };
 }
@@ -84,6 +86,12 @@ pub(crate) fn set_noise(seed: u64) {
     NOISE.with(|n| n.set(seed));
 }
 
+/// Bounds the noise's stalls to `pauses` (about as long as the test's calls take; see
+/// `exec/offsets.rs`).
+pub(crate) fn set_noise_window(pauses: u32) {
+    NOISE_WINDOW.with(|w| w.set(pauses));
+}
+
 /// A statement point of an annotated method.
 pub(crate) fn statement(p: &'static StatementPoint) {
     if let Some((run, me)) = sched::current() {
@@ -104,10 +112,15 @@ pub(crate) fn statement(p: &'static StatementPoint) {
         x ^= x >> 7;
         x ^= x << 17;
         n.set(x);
-        match x % 16 {
+        match x % 32 {
+            // Now and then the thread leaves its core in the middle of a method, as a
+            // preempted thread does.
             0 => std::thread::yield_now(),
-            1..=3 => {
-                for _ in 0..(1u32 << ((x >> 8) % 10)) {
+            // More often it stalls for up to about as long as the test's calls take.
+            1..=4 => {
+                let window = NOISE_WINDOW.with(Cell::get).max(1);
+                let bits = 32 - window.leading_zeros();
+                for _ in 0..(1u32 << ((x >> 8) % u64::from(bits))) {
                     std::hint::spin_loop();
                 }
             }

@@ -287,6 +287,7 @@ macro_rules! schedule {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::check::{run_scenario, run_test, ScenarioRun};
+    pub use crate::exec::MAX_STRIDE;
     pub use crate::point::{FieldAccess, StatementPoint};
 
     /// A seed drawn when the test runs (`#[thread_safe(seed = "random")]`).

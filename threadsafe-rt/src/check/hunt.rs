@@ -10,7 +10,9 @@ use std::time::{Duration, Instant};
 use super::control::{control, exactly, TARGETS_PER_TEST};
 use crate::config::{Config, Guide, ReplayToken, ScheduleMode};
 use crate::coverage::{thread_methods, Tracker};
-use crate::exec::{BatchOutcome, BatchSpec, ConcRunner, Control, ExecOutcome, Seen, SeqRunner};
+use crate::exec::{
+    stride, BatchOutcome, BatchSpec, ConcRunner, Control, ExecOutcome, Seen, SeqRunner,
+};
 use crate::generate::{ReadyTest, Rounds};
 use crate::lock::lock;
 use crate::oracle::{self, Explained, Sequential};
@@ -20,6 +22,26 @@ use crate::report::{
 
 use super::notes::{method, note_not_compared, note_varying, sites_of};
 use crate::subject::Description;
+
+/// How the free-running arm's time compares with the controlled batch's when a test runs
+/// both: a third of it (a quarter of the test's time).
+const FREE_SHARE_DIVISOR: u32 = 3;
+
+/// How a test's executions run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Arms {
+    /// Under control only (`schedule = "controlled"`).
+    Controlled,
+    /// Free-running only: `schedule = "stress"`, or `auto` on a test with no scheduling
+    /// point, or none inside a call (at most one per call: a controlled execution of it
+    /// switches threads only between whole calls, so it is a sequential order of them and
+    /// can find nothing; only free-running threads make the calls overlap).
+    Free,
+    /// `auto` on a test with points inside its calls: a controlled batch, then free-running
+    /// executions for a share of its time, for races in code the scheduler cannot see
+    /// (a dependency's, or std's locks between two points).
+    Both,
+}
 
 /// Where a controlled batch's schedules come from.
 #[derive(Clone, Copy, Debug)]
@@ -51,6 +73,9 @@ pub(super) struct Hunt<'c, T: 'static> {
     pub(super) shrink_time: Duration,
     /// The schedules of the batch run last (`None`: free-running).
     schedules: Option<Schedules>,
+    /// Whether a test with points inside its calls also runs free (not in a replay, which
+    /// re-runs one controlled execution).
+    free_arm: bool,
     /// Shared by the hunts of one check (`jobs`): set by the first to end the check early,
     /// and the others end at their next test.
     stop: Option<Arc<AtomicBool>>,
@@ -71,6 +96,7 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
             batch_size: config.conc_execs,
             shrink_time: super::shrink::shrink_time(config.budget),
             schedules: None,
+            free_arm: true,
             stop: None,
         }
     }
@@ -146,6 +172,7 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
     pub(super) fn replay(mut self, token: ReplayToken, report: &mut Report) {
         self.deadline = Instant::now() + Duration::from_secs(24 * 3600);
         self.batch_size = token.execution + 1;
+        self.free_arm = false;
         self.shrink_time = super::shrink::SHRINK_MAX;
         let mut rounds = Rounds::new(self.desc, self.config)
             .guided(self.config.guide, self.tracker.clone())
@@ -190,19 +217,33 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
 
     /// Runs one test's executions; what ended the check, if this test did.
     pub(super) fn run_test(&mut self, ready: &ReadyTest, report: &mut Report) -> Option<Ended> {
-        let schedules = self
-            .controlled(ready)
-            .then(|| Schedules::Batch(self.conc.next_batch_seed()));
-        self.run_batch(ready, schedules, self.batch_size, report)
+        let arms = self.arms(ready);
+        let schedules = (arms != Arms::Free).then(|| Schedules::Batch(self.conc.next_batch_seed()));
+        let start = Instant::now();
+        let ended = self.run_batch(ready, schedules, self.batch_size, report);
+        if ended.is_some() || arms != Arms::Both || !self.free_arm {
+            return ended;
+        }
+        // The free-running share: a third of the controlled batch's time, a quarter of the
+        // test's. Not a batch of the check's count: the seeds of the controlled batches
+        // after it, and so replay tokens, stay as they were.
+        let until = (Instant::now() + start.elapsed() / FREE_SHARE_DIVISOR).min(self.deadline);
+        self.run_batch_until(ready, None, usize::MAX, until, true, report)
     }
 
-    /// Whether `ready`'s executions run under control.
-    pub(super) fn controlled(&self, ready: &ReadyTest) -> bool {
+    /// How `ready`'s executions run; see [`Arms`].
+    pub(super) fn arms(&self, ready: &ReadyTest) -> Arms {
         match self.config.schedule {
-            ScheduleMode::Controlled => true,
-            ScheduleMode::Stress => false,
-            _ => ready.points > 0,
+            ScheduleMode::Controlled => Arms::Controlled,
+            ScheduleMode::Stress => Arms::Free,
+            _ if ready.points == 0 || ready.call_points <= 1 => Arms::Free,
+            _ => Arms::Both,
         }
+    }
+
+    /// Whether `ready`'s executions run under control (first, when both arms run).
+    pub(super) fn controlled(&self, ready: &ReadyTest) -> bool {
+        self.arms(ready) != Arms::Free
     }
 
     /// The seed the next batch's schedules would take.
@@ -224,23 +265,45 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
         count: usize,
         report: &mut Report,
     ) -> Option<Ended> {
+        self.run_batch_until(ready, schedules, count, self.deadline, false, report)
+    }
+
+    /// [`run_batch`](Self::run_batch) until `deadline`; `extra`: a batch beside the test's
+    /// own (the free-running arm), which does not count as one of the check's batches.
+    fn run_batch_until(
+        &mut self,
+        ready: &ReadyTest,
+        schedules: Option<Schedules>,
+        count: usize,
+        deadline: Instant,
+        extra: bool,
+        report: &mut Report,
+    ) -> Option<Ended> {
         let config = self.config;
         let timeout = config.hang_timeout(Some(ready.seq_time));
         let controlled = schedules.is_some();
-        report.controlled_tests += u64::from(controlled);
+        report.controlled_tests += u64::from(controlled && !extra);
         self.schedules = schedules;
         let control = schedules.map(|s| self.control_of(ready, s, self.replayable));
         let spec = BatchSpec {
             count,
             timeout,
-            deadline: self.deadline,
+            deadline,
             control,
             observe: config.results,
+            stride: stride(ready.seq_time),
+            seq_time: ready.seq_time,
         };
         let batch_start = Instant::now();
-        let batch = self.conc.run_batch(self.desc, &ready.test, spec);
+        let batch = if extra {
+            self.conc.rerun_batch(self.desc, &ready.test, spec)
+        } else {
+            self.conc.run_batch(self.desc, &ready.test, spec)
+        };
         let batch_time = batch_start.elapsed();
-        lock(&self.tracker).add_test(&ready.test);
+        if !extra {
+            lock(&self.tracker).add_test(&ready.test);
+        }
         report.executions += batch.executions as u64;
         if config.stop_when_covered
             && matches!(batch.outcome, ExecOutcome::Passed)
@@ -368,6 +431,8 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
             deadline: Instant::now() + timeout * 4 + Duration::from_secs(1),
             control: Some(self.control_of(ready, schedules, false)),
             observe: true,
+            stride: 1,
+            seq_time: ready.seq_time,
         };
         let again = self.conc.rerun_batch(self.desc, &ready.test, spec);
         again.results.seen.iter().any(|s| {
@@ -399,6 +464,8 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
                 deadline: until,
                 control: None,
                 observe: true,
+                stride: stride(ready.seq_time),
+                seq_time: ready.seq_time,
             };
             let again = self.conc.rerun_batch(self.desc, &ready.test, spec);
             report.executions += again.executions as u64;
@@ -457,6 +524,7 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
             executions: report.executions,
             time_to_bug: self.start.elapsed(),
             replay,
+            controlled,
         }
     }
 

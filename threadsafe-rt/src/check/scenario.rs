@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::config::Executor;
-use crate::exec::{BatchSpec, ConcRunner, ExecOutcome};
+use crate::exec::{serial_order, BatchSpec, ConcRunner, ExecOutcome, SeqRunner};
 use crate::subject::{description, Description, ParamKind, Subject};
 use crate::testcase::{Arg, Call, Made, OpId, Out, TestCase};
 
@@ -25,7 +25,9 @@ pub struct ScenarioRun {
 /// calls of `threads[t]` on thread `t` (methods of `T` by name), then the calls of `post`.
 /// Every argument is the value its type's generator makes from seed 0 (so two calls with a
 /// key take the same key); an argument of type `T` is the instance itself. With `observe`,
-/// the return values are kept as the check keeps them.
+/// the return values are kept as the check keeps them. `stride`: executions per round (a
+/// check gives a test of cheap calls
+/// [`MAX_STRIDE`](crate::__private::MAX_STRIDE)).
 ///
 /// # Errors
 /// A name that is not a constructor or method the generator can call.
@@ -35,10 +37,21 @@ pub fn run_scenario<T: Subject>(
     post: &[&str],
     executions: usize,
     observe: bool,
+    stride: usize,
 ) -> Result<ScenarioRun, String> {
     let desc = description::<T>();
     let test = Arc::new(scenario(desc, ctor, threads, post)?);
     let _one_at_a_time = crate::exclusive::one_at_a_time();
+    // One run a call at a time, as the generator measures a test before its executions.
+    let (_, seq_time) = SeqRunner::new()
+        .run(
+            desc,
+            test.clone(),
+            serial_order(&test),
+            true,
+            Duration::from_secs(10),
+        )
+        .ok_or("the calls hang when they run one at a time")?;
     let mut runner = ConcRunner::new(Executor::Stress, 0);
     let start = Instant::now();
     let batch = runner.run_batch(
@@ -50,6 +63,8 @@ pub fn run_scenario<T: Subject>(
             deadline: start + Duration::from_secs(24 * 3600),
             control: None,
             observe,
+            stride,
+            seq_time,
         },
     );
     Ok(ScenarioRun {

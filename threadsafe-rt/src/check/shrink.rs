@@ -205,6 +205,7 @@ impl<T: Send + Sync + 'static> Hunt<'_, T> {
             test,
             seq_time,
             points: run.points,
+            call_points: run.call_points,
             target: None,
         };
         let mut scratch = Report::new(self.desc.name(), self.config.seed, Vec::new());

@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 use super::call::{CallOutcome, FreshArgs, Pool};
 use super::control::Control;
 use super::execution::{materialize_all, run_post, run_prefix, run_suffix};
+use super::offsets::{start_delay, window};
 use super::outcome::{blocked_at, calls_in_progress, evaluate, Blocked, ExecOutcome, Site, IDLE};
 use super::phases::Phases;
 use super::results::{Distinct, Results};
@@ -28,8 +29,51 @@ use crate::sched::Run;
 use crate::subject::Description;
 use crate::testcase::{Scope, TestCase};
 
-/// One execution's prefix state, and its controlled run if any.
-type Execution<T> = (Arc<Pool<T>>, Option<Arc<Run>>);
+/// Most fresh instances a free-running round holds: a round's barrier, hand-overs and
+/// wake-ups are paid once for all of them (jcstress's strides).
+pub const MAX_STRIDE: usize = 32;
+
+/// How long the instances of one round may take in all, judged by one sequential run of
+/// the test: a round is the unit the leader evaluates and a stop waits for.
+const ROUND_TIME: Duration = Duration::from_millis(2);
+
+/// How many executions a free-running round runs, for a test whose sequential run took
+/// `seq_time`: enough to pay the round's synchronization once for many, few enough that a
+/// round stays short.
+pub(crate) fn stride(seq_time: Duration) -> usize {
+    let per = seq_time.as_nanos().max(1);
+    usize::try_from(ROUND_TIME.as_nanos() / per)
+        .unwrap_or(MAX_STRIDE)
+        .clamp(1, MAX_STRIDE)
+}
+
+/// How many times a thread checks whether its peers are done with the previous instance of
+/// its round before it runs the next one anyway (some microseconds: a peer that takes
+/// longer was descheduled, and waiting for it would keep its core from it).
+const ALIGN_SPINS: u32 = 1 << 13;
+
+/// A value on a cache line of its own: the threads write their own counters at every call,
+/// and counters that share a line would make every such write a miss for the peers.
+#[repr(align(128))]
+pub(super) struct Padded<T>(pub(super) T);
+
+impl<T> std::ops::Deref for Padded<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+/// One round: fresh prefixes, an execution each, and the controlled run of a round of one.
+struct Round<T> {
+    /// The batch's index of the round's first execution.
+    first: usize,
+    pools: Vec<Pool<T>>,
+    run: Option<Arc<Run>>,
+}
+
+/// Per execution of a round, what one thread's calls came to (and when each returned).
+type Outcomes = Vec<Vec<(Site, CallOutcome)>>;
 
 /// The state of a batch, shared by the workers.
 struct Batch<T: 'static> {
@@ -37,24 +81,34 @@ struct Batch<T: 'static> {
     test: Arc<TestCase>,
     n: usize,
     count: usize,
+    /// Executions per free-running round.
+    stride: usize,
     deadline: Instant,
     phases: Phases,
-    /// The prefix's pool of the current execution, and its controlled run if any.
-    current: Mutex<Option<Execution<T>>>,
+    /// The current round.
+    current: Mutex<Option<Arc<Round<T>>>>,
+    /// Executions the leader has prepared (leader only).
+    prepared: AtomicUsize,
     /// Controlled executions: how their schedulers are made.
     control: Option<Control>,
     /// Seeds the start delays and the noise of free-running threads.
     jitter_seed: u64,
+    /// The longest start delay, in pauses (see `offsets.rs`).
+    window: u32,
     /// Whether calls' return values are observed, and the distinct results kept.
     observe: bool,
     distinct: Mutex<Distinct>,
     /// Per thread, then the post part: the call in progress.
-    at: Vec<AtomicUsize>,
-    /// Grows with every call and execution: the watchdog's sign of life.
+    at: Vec<Padded<AtomicUsize>>,
+    /// Per thread: executions of the batch it is done with (free-running rounds).
+    progress: Vec<Padded<AtomicUsize>>,
+    /// Grows with every round: with `at` and `progress`, the watchdog's sign of life.
     heartbeat: AtomicUsize,
-    results: Vec<Mutex<Vec<(Site, CallOutcome)>>>,
-    /// Per thread, when each of its calls returned (results observed only).
-    ends: Vec<Mutex<Vec<Instant>>>,
+    /// Per thread, the outcomes of its calls in the current round.
+    results: Vec<Mutex<Outcomes>>,
+    /// Per thread and execution of the round, when each of its calls returned (results
+    /// observed only).
+    ends: Vec<Mutex<Vec<Vec<Instant>>>>,
     executions: AtomicUsize,
     outcome: Mutex<Option<ExecOutcome>>,
     /// The schedule of the failing controlled execution.
@@ -64,115 +118,211 @@ struct Batch<T: 'static> {
     done: Done,
 }
 
-/// How long thread `t` waits after the start of execution `e` before its first call.
-///
-/// The leader arrives at the start barrier last (it ran the prefix), so without a delay the
-/// threads' relative offset hardly varies and a race window that needs another offset is
-/// never hit. Half the executions start at once; the others delay one thread or both by
-/// 2^k spins (k < 13, up to some microseconds), drawn from the seed.
-fn start_jitter(seed: u64, e: usize, t: usize) -> u32 {
-    let mut z = seed
-        ^ (e as u64).wrapping_mul(0xBF58_476D_1CE4_E5B9)
-        ^ (t as u64).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z = (z ^ (z >> 31)).wrapping_mul(0xD6E8_FEB8_6659_FD93);
-    z ^= z >> 32;
-    if z & 1 == 0 {
-        0
-    } else {
-        1 << ((z >> 1) % 13)
-    }
-}
-
 impl<T: Send + Sync + 'static> Batch<T> {
     fn thread_body(&self, t: usize) {
-        for e in 0..self.count {
+        for r in 0.. {
             if t == 0 {
-                let current = if self.phases.stopped() || Instant::now() >= self.deadline {
-                    None
-                } else {
-                    run_prefix(self.desc, &self.test).map(|pool| {
-                        (
-                            Arc::new(pool),
-                            self.control.as_ref().map(|c| c.run(self.n, e)),
-                        )
-                    })
-                };
-                if current.is_none() {
+                let round = self.prepare();
+                if round.is_none() {
                     self.phases.stop();
                 }
-                *lock(&self.current) = current;
-                self.phases.publish(e);
-            } else if !self.phases.wait_published(e) {
+                *lock(&self.current) = round.map(Arc::new);
+                self.phases.publish(r);
+            } else if !self.phases.wait_published(r) {
                 return;
             }
             if self.phases.stopped() {
                 break;
             }
             let current = lock(&self.current).clone();
-            let Some((pool, run)) = current else { break };
-            let fresh = materialize_all(self.desc, &self.test.threads[t]);
-            let mut ends = Vec::new();
-            let mut suffix = |fresh: Option<Vec<FreshArgs>>| match fresh {
-                Some(f) => run_suffix(
-                    self.desc,
-                    &self.test,
-                    t,
-                    &pool,
-                    f,
-                    &self.at[t],
-                    self.observe.then_some(&mut ends),
-                ),
-                None => vec![(Site::thread(t, 0), CallOutcome::Unavailable)],
+            let Some(round) = current else { break };
+            let ran = match &round.run {
+                Some(run) => self.controlled(t, &round.pools[0], run),
+                None => self.free_running(t, r, &round),
             };
-            let results = match &run {
-                // The run's scheduler starts the threads once all have entered.
-                Some(run) => match panics::catch(|| run.enter(t, || suffix(fresh))) {
-                    Ok(r) => r,
-                    Err(p) => vec![(Site::thread(t, 0), CallOutcome::Panic(p))],
-                },
-                None => {
-                    if !self.phases.start(e) {
-                        return;
-                    }
-                    for _ in 0..start_jitter(self.jitter_seed, e, t) {
-                        std::hint::spin_loop();
-                    }
-                    hooks::set_noise(self.jitter_seed ^ ((e as u64) << 8) ^ (t as u64) | 1);
-                    let r = suffix(fresh);
-                    hooks::set_noise(0);
-                    r
-                }
-            };
+            let Some((outcomes, ends)) = ran else { return };
             self.heartbeat.fetch_add(1, Ordering::Relaxed);
-            lock(&self.results[t]).extend(results);
+            *lock(&self.results[t]) = outcomes;
             if self.observe {
                 *lock(&self.ends[t]) = ends;
             }
             // Thread 0 runs the post part, as it ran the prefix: a call that depends on the
             // thread it runs on sees the same thread in every execution and in the oracle's
             // sequential runs.
-            let last = self.phases.finish(e);
+            let last = self.phases.finish(r);
             if t == 0 {
-                if !last && !self.phases.wait_finished(e) {
+                if !last && !self.phases.wait_finished(r) {
                     return;
                 }
-                self.evaluate(e, &pool, run.as_ref());
-                self.phases.evaluated(e);
-            } else if !self.phases.wait_evaluated(e) {
+                self.evaluate_round(&round);
+                self.phases.evaluated(r);
+            } else if !self.phases.wait_evaluated(r) {
                 return;
             }
-            drop(pool);
+            drop(round);
         }
         self.done.finish();
     }
 
-    /// Runs the post part (unless the run deadlocked) and judges execution `e`; a failure
-    /// stops the batch. Keeps its results when they are observed.
-    fn evaluate(&self, e: usize, pool: &Pool<T>, run: Option<&Arc<Run>>) {
-        let mut all = Vec::new();
-        for r in &self.results {
-            all.append(&mut lock(r));
+    /// Leader: the next round's fresh prefixes (a stride of them free-running, one under
+    /// control), or `None` when the batch is over: stopped, past its deadline, all its
+    /// executions prepared, or a prefix failed.
+    fn prepare(&self) -> Option<Round<T>> {
+        if self.phases.stopped() || Instant::now() >= self.deadline {
+            return None;
         }
+        let first = self.prepared.load(Ordering::Relaxed);
+        let size = match self.control {
+            Some(_) => 1,
+            None => self.stride,
+        }
+        .min(self.count.saturating_sub(first));
+        let pools: Vec<Pool<T>> = (0..size)
+            .map_while(|_| run_prefix(self.desc, &self.test))
+            .collect();
+        if pools.is_empty() {
+            return None;
+        }
+        self.prepared.store(first + pools.len(), Ordering::Relaxed);
+        let run = self.control.as_ref().map(|c| c.run(self.n, first));
+        Some(Round { first, pools, run })
+    }
+
+    /// Thread `t`'s calls of a fresh argument set (`None`: making one panicked).
+    fn suffix(
+        &self,
+        t: usize,
+        pool: &Pool<T>,
+        fresh: Option<Vec<FreshArgs>>,
+        ends: &mut Vec<Instant>,
+    ) -> Vec<(Site, CallOutcome)> {
+        match fresh {
+            Some(f) => run_suffix(
+                self.desc,
+                &self.test,
+                t,
+                pool,
+                f,
+                &self.at[t],
+                self.observe.then_some(ends),
+            ),
+            None => vec![(Site::thread(t, 0), CallOutcome::Unavailable)],
+        }
+    }
+
+    /// Thread `t`'s part of a controlled execution: the run's scheduler starts the threads
+    /// once all have entered.
+    fn controlled(
+        &self,
+        t: usize,
+        pool: &Pool<T>,
+        run: &Arc<Run>,
+    ) -> Option<(Outcomes, Vec<Vec<Instant>>)> {
+        let fresh = materialize_all(self.desc, &self.test.threads[t]);
+        let mut ends = Vec::new();
+        let outcomes =
+            match panics::catch(|| run.enter(t, || self.suffix(t, pool, fresh, &mut ends))) {
+                Ok(r) => r,
+                Err(p) => vec![(Site::thread(t, 0), CallOutcome::Panic(p))],
+            };
+        Some((vec![outcomes], vec![ends]))
+    }
+
+    /// Thread `t`'s part of free-running round `r`: its argument values for every
+    /// execution made before the start barrier, then the executions one after the other,
+    /// each begun when the peers are done with the one before (for a bounded while; a
+    /// descheduled peer is not waited for again in this round), after a seeded delay.
+    /// `None` if the batch was aborted.
+    fn free_running(
+        &self,
+        t: usize,
+        r: usize,
+        round: &Round<T>,
+    ) -> Option<(Outcomes, Vec<Vec<Instant>>)> {
+        let fresh: Vec<_> = (0..round.pools.len())
+            .map(|_| materialize_all(self.desc, &self.test.threads[t]))
+            .collect();
+        let mut outcomes = Vec::with_capacity(fresh.len());
+        let mut all_ends = Vec::with_capacity(fresh.len());
+        if !self.phases.start(r) {
+            return None;
+        }
+        hooks::set_noise_window(self.window);
+        let mut aligned = true;
+        for (i, (pool, fresh)) in round.pools.iter().zip(fresh).enumerate() {
+            let e = round.first + i;
+            if i > 0 && aligned {
+                aligned = self.align(t, e);
+            }
+            for _ in 0..start_delay(self.jitter_seed, e, t, self.n, self.window) {
+                std::hint::spin_loop();
+            }
+            hooks::set_noise(self.jitter_seed ^ ((e as u64) << 8) ^ (t as u64) | 1);
+            let mut ends = Vec::new();
+            outcomes.push(self.suffix(t, pool, fresh, &mut ends));
+            hooks::set_noise(0);
+            self.progress[t].store(e + 1, Ordering::Release);
+            all_ends.push(ends);
+        }
+        Some((outcomes, all_ends))
+    }
+
+    /// Waits until every other thread is done with the executions before `e`; false if
+    /// one takes longer than `ALIGN_SPINS` checks.
+    fn align(&self, t: usize, e: usize) -> bool {
+        for (u, p) in self.progress.iter().enumerate() {
+            if u == t {
+                continue;
+            }
+            let mut spins = 0;
+            while p.load(Ordering::Acquire) < e {
+                spins += 1;
+                if spins > ALIGN_SPINS {
+                    return false;
+                }
+                std::hint::spin_loop();
+            }
+        }
+        true
+    }
+
+    /// Evaluates the executions of a round in order, stopping at the first that fails.
+    fn evaluate_round(&self, round: &Round<T>) {
+        let mut outcomes: Vec<std::vec::IntoIter<Vec<(Site, CallOutcome)>>> = self
+            .results
+            .iter()
+            .map(|r| std::mem::take(&mut *lock(r)).into_iter())
+            .collect();
+        let mut ends: Vec<std::vec::IntoIter<Vec<Instant>>> = self
+            .ends
+            .iter()
+            .map(|e| std::mem::take(&mut *lock(e)).into_iter())
+            .collect();
+        for (i, pool) in round.pools.iter().enumerate() {
+            let mut all = Vec::new();
+            for o in &mut outcomes {
+                all.extend(o.next().unwrap_or_default());
+            }
+            let ends: Vec<Vec<Instant>> = ends
+                .iter_mut()
+                .map(|e| e.next().unwrap_or_default())
+                .collect();
+            if !self.evaluate(round.first + i, pool, round.run.as_ref(), all, &ends) {
+                break;
+            }
+        }
+    }
+
+    /// Runs the post part (unless the run deadlocked) and judges execution `e`; a failure
+    /// stops the batch (false). Keeps its results when they are observed.
+    fn evaluate(
+        &self,
+        e: usize,
+        pool: &Pool<T>,
+        run: Option<&Arc<Run>>,
+        mut all: Vec<(Site, CallOutcome)>,
+        ends: &[Vec<Instant>],
+    ) -> bool {
         let deadlock = run.and_then(|r| r.deadlock());
         if deadlock.is_none() {
             run_post(
@@ -205,12 +355,7 @@ impl<T: Send + Sync + 'static> Batch<T> {
         };
         if self.observe && !matches!(outcome, ExecOutcome::Deadlock(_)) {
             if let Some(results) = Results::of(self.n, &all) {
-                let ends: Vec<Vec<Instant>> = self
-                    .ends
-                    .iter()
-                    .map(|e| std::mem::take(&mut *lock(e)))
-                    .collect();
-                let results = results.returned_at(&ends);
+                let results = results.returned_at(ends);
                 lock(&self.distinct).add(results, e, || run.map(|r| r.trace()));
             }
         }
@@ -220,18 +365,20 @@ impl<T: Send + Sync + 'static> Batch<T> {
             }
             c.ended(run);
         }
-        if !matches!(outcome, ExecOutcome::Passed) {
-            self.phases.stop();
-            if let Some(run) = run {
-                *lock(&self.trace) = Some(run.trace());
-            }
-            *lock(&self.outcome) = Some(outcome);
+        if matches!(outcome, ExecOutcome::Passed) {
+            return true;
         }
+        self.phases.stop();
+        if let Some(run) = run {
+            *lock(&self.trace) = Some(run.trace());
+        }
+        *lock(&self.outcome) = Some(outcome);
+        false
     }
 
     /// The calls the threads are stuck in (or the post call, if no thread is).
     fn stuck(&self) -> Vec<Site> {
-        let mut stuck = calls_in_progress(&self.at[..self.n]);
+        let mut stuck = calls_in_progress(self.at[..self.n].iter().map(|a| &a.0));
         if stuck.is_empty() {
             if let k @ 1.. = self.at[self.n].load(Ordering::Acquire) {
                 if k != IDLE {
@@ -257,6 +404,10 @@ pub(super) struct Plan<'w, T: 'static> {
     pub(super) control: Option<Control>,
     pub(super) jitter_seed: u64,
     pub(super) observe: bool,
+    /// Executions per free-running round (see [`stride`]).
+    pub(super) stride: usize,
+    /// How long the test's calls take one after the other: bounds the start delays.
+    pub(super) seq_time: Duration,
 }
 
 /// Runs a batch on `workers` (spawning as many as the test has threads).
@@ -270,14 +421,18 @@ pub(super) fn run<T: Send + Sync + 'static>(
         test: plan.test.clone(),
         n,
         count: plan.count,
+        stride: plan.stride.max(1),
         deadline: plan.deadline,
         phases: Phases::new(n),
         current: Mutex::new(None),
+        prepared: AtomicUsize::new(0),
         control: plan.control,
         jitter_seed: plan.jitter_seed,
+        window: window(plan.seq_time),
         observe: plan.observe,
         distinct: Mutex::new(Distinct::default()),
-        at: (0..=n).map(|_| AtomicUsize::new(IDLE)).collect(),
+        at: (0..=n).map(|_| Padded(AtomicUsize::new(IDLE))).collect(),
+        progress: (0..n).map(|_| Padded(AtomicUsize::new(0))).collect(),
         heartbeat: AtomicUsize::new(0),
         results: (0..n).map(|_| Mutex::new(Vec::new())).collect(),
         ends: (0..n).map(|_| Mutex::new(Vec::new())).collect(),
@@ -300,6 +455,7 @@ pub(super) fn run<T: Send + Sync + 'static>(
             ^ batch
                 .at
                 .iter()
+                .chain(&batch.progress)
                 .map(|a| a.load(Ordering::Acquire))
                 .fold(0, usize::wrapping_add)
     };

@@ -27,6 +27,7 @@ mod call;
 mod control;
 mod execution;
 mod linear;
+mod offsets;
 mod outcome;
 mod paper;
 mod phases;
@@ -34,6 +35,8 @@ mod results;
 mod sequential;
 mod worker;
 
+pub(crate) use batch::stride;
+pub use batch::MAX_STRIDE;
 pub(crate) use call::{CallOutcome, Produced};
 pub(crate) use control::{Control, Slot};
 pub(crate) use outcome::{Blocked, ExecOutcome, Site};
@@ -63,6 +66,12 @@ pub(crate) struct BatchSpec {
     pub(crate) control: Option<Control>,
     /// Observe the calls' return values and keep the distinct results.
     pub(crate) observe: bool,
+    /// Free-running executions per round (jcstress's strides; see [`stride`]); controlled
+    /// rounds hold one.
+    pub(crate) stride: usize,
+    /// How long the test took, run one call at a time: bounds the free-running threads'
+    /// start offsets (`offsets.rs`).
+    pub(crate) seq_time: Duration,
 }
 
 /// Runs tests concurrently, many times each.
@@ -140,6 +149,8 @@ impl ConcRunner {
                     control: spec.control,
                     jitter_seed,
                     observe: spec.observe,
+                    stride: spec.stride,
+                    seq_time: spec.seq_time,
                 },
             ),
         }

@@ -65,8 +65,8 @@ pub(super) fn blocked_at(sites: Vec<Site>) -> Vec<Blocked> {
 pub(super) const IDLE: usize = usize::MAX;
 
 /// The call each suffix thread is in, from its progress counter.
-pub(super) fn calls_in_progress(at: &[AtomicUsize]) -> Vec<Site> {
-    at.iter()
+pub(super) fn calls_in_progress<'a>(at: impl IntoIterator<Item = &'a AtomicUsize>) -> Vec<Site> {
+    at.into_iter()
         .enumerate()
         .filter_map(|(t, a)| match a.load(Ordering::Acquire) {
             IDLE | 0 => None,

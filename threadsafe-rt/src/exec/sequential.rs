@@ -18,6 +18,10 @@ pub(crate) struct SeqRun {
     pub(crate) steps: Vec<(Scope, usize, CallOutcome)>,
     /// Scheduling points reached (sync primitives, statement points).
     pub(crate) points: u64,
+    /// The most scheduling points one call of a thread reached. With one or none, a
+    /// controlled execution can switch threads only between whole calls: it runs the calls
+    /// in some sequential order, and only free-running threads can make them overlap.
+    pub(crate) call_points: u64,
     /// Per step, the operations it performed, when the run was recorded.
     pub(crate) recorded: Vec<Vec<Recorded>>,
 }
@@ -81,10 +85,12 @@ pub(crate) fn run_sequential<T>(
         }
         let call = &test.threads[t][k];
         let scope = Scope::Thread(t);
+        let before = hooks::points_seen();
         let o = match panics::catch(|| materialize(desc, call)) {
             Ok(fresh) => call_shared(desc, call, &pool, scope, &mut locals[t], fresh, false),
             Err(p) => CallOutcome::Panic(p),
         };
+        run.call_points = run.call_points.max(hooks::points_seen() - before);
         if !matches!(o, CallOutcome::Ok(..)) {
             dead[t] = true;
             clean = false;

@@ -36,6 +36,8 @@ pub(crate) struct ReadyTest {
     pub(crate) seq_time: Duration,
     /// Scheduling points its sequential run reached: none means nothing to control.
     pub(crate) points: u64,
+    /// The most points one suffix call reached (see `SeqRun::call_points`).
+    pub(crate) call_points: u64,
     /// The memory-access pattern it was made for (guide `map`).
     pub(crate) target: Option<PatternKey>,
 }

@@ -133,6 +133,7 @@ impl<T: Send + Sync + 'static> Generator<'_, T> {
             test: Arc::new(test),
             seq_time,
             points,
+            call_points: base.call_points,
             target: None,
         })
     }

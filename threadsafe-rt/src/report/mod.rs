@@ -130,6 +130,10 @@ pub struct Violation {
     pub executions_until_found: u64,
     /// Time until the violation.
     pub time_to_bug: Duration,
+    /// Whether the failing execution ran under the controlled scheduler (false: on
+    /// free-running threads). Under `schedule = "auto"` a test whose calls have scheduling
+    /// points inside runs both ways, and this says which found the bug.
+    pub controlled: bool,
     /// A `#[test]` function that re-creates the prefix and runs the suffixes on threads.
     pub reproducer: String,
     /// The failing schedule, step by step, when the execution was controlled.
@@ -403,10 +407,15 @@ impl Violation {
         )?;
         writeln!(
             f,
-            "  found:   after {} tests, {} executions, {:.3} s",
+            "  found:   after {} tests, {} executions, {:.3} s, by {}",
             self.tests_until_found,
             self.executions_until_found,
-            self.time_to_bug.as_secs_f64()
+            self.time_to_bug.as_secs_f64(),
+            if self.controlled {
+                "a controlled execution"
+            } else {
+                "free-running threads"
+            }
         )?;
         if let Some(s) = &self.shrunk {
             writeln!(

@@ -22,6 +22,8 @@ pub(crate) struct Found {
     pub(crate) executions: u64,
     pub(crate) time_to_bug: Duration,
     pub(crate) replay: Option<String>,
+    /// Whether the failing execution ran under control (else free-running).
+    pub(crate) controlled: bool,
 }
 
 /// What the oracle found in an execution.
@@ -92,6 +94,7 @@ pub(crate) fn violation<T>(
         tests_until_found: found.tests,
         executions_until_found: found.executions,
         time_to_bug: found.time_to_bug,
+        controlled: found.controlled,
         shrunk: None,
     }
 }

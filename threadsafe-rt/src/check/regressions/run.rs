@@ -46,7 +46,7 @@ impl<T: Send + Sync + 'static> Replayer<'_, T> {
     ) -> Replayed {
         let mut config = entry.settings.apply(self.config);
         config.seed = entry.seed;
-        let (test, seq_time, points) = match self.validate(&config, test) {
+        let (test, seq_time, (points, call_points)) = match self.validate(&config, test) {
             Ok(validated) => validated,
             Err(why) => return Replayed::Skipped(why),
         };
@@ -54,6 +54,7 @@ impl<T: Send + Sync + 'static> Replayer<'_, T> {
             test: Arc::new(test),
             seq_time,
             points,
+            call_points,
             target: None,
         };
         let mut hunt = Hunt::new(self.desc, &config, self.start);
@@ -104,12 +105,12 @@ impl<T: Send + Sync + 'static> Replayer<'_, T> {
     /// possible (a call whose method, instance or argument no longer fits is not), and
     /// nothing may hang; a panic in a thread is allowed, as it is for generated tests.
     /// Returns the test with how each instance is made, the run's time, and the scheduling
-    /// points it reached; or why it no longer runs.
+    /// points it reached (in all, and the most in one call); or why it no longer runs.
     fn validate(
         &mut self,
         config: &Config,
         mut test: TestCase,
-    ) -> Result<(TestCase, std::time::Duration, u64), String> {
+    ) -> Result<(TestCase, std::time::Duration, (u64, u64)), String> {
         let timeout = config.hang_timeout(None);
         let order = serial_order(&test);
         let Some((run, time)) =
@@ -153,6 +154,6 @@ impl<T: Send + Sync + 'static> Replayer<'_, T> {
                 }
             }
         }
-        Ok((test, time, run.points))
+        Ok((test, time, (run.points, run.call_points)))
     }
 }
