@@ -11,7 +11,7 @@ use super::control::{control, exactly, TARGETS_PER_TEST};
 use crate::config::{Config, Guide, ReplayToken, ScheduleMode};
 use crate::coverage::{thread_methods, Tracker};
 use crate::exec::{
-    stride, BatchOutcome, BatchSpec, ConcRunner, Control, ExecOutcome, Seen, SeqRunner,
+    stride, BatchOutcome, BatchSpec, ConcRunner, Control, Distinct, ExecOutcome, Seen, SeqRunner,
 };
 use crate::generate::{ReadyTest, Rounds};
 use crate::lock::lock;
@@ -23,9 +23,13 @@ use crate::report::{
 use super::notes::{method, note_not_compared, note_varying, sites_of};
 use crate::subject::Description;
 
-/// How the free-running arm's time compares with the controlled batch's when a test runs
-/// both: a third of it (a quarter of the test's time).
-const FREE_SHARE_DIVISOR: u32 = 3;
+/// The share of a test's time the free-running arm gets when a test runs both arms: it
+/// starts at a quarter, doubles after a test whose free executions gave results the
+/// controlled ones did not, and shrinks by a fifth after one whose did not, within these
+/// bounds.
+const FREE_SHARE: (f64, f64) = (1.0 / 16.0, 0.75);
+/// The share of the first test.
+const FREE_SHARE_START: f64 = 0.25;
 
 /// How a test's executions run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,6 +80,10 @@ pub(super) struct Hunt<'c, T: 'static> {
     /// Whether a test with points inside its calls also runs free (not in a replay, which
     /// re-runs one controlled execution).
     free_arm: bool,
+    /// The free-running arm's share of a test's time (see [`FREE_SHARE`]).
+    free_share: f64,
+    /// The distinct results of the batch run last.
+    last_results: Distinct,
     /// Shared by the hunts of one check (`jobs`): set by the first to end the check early,
     /// and the others end at their next test.
     stop: Option<Arc<AtomicBool>>,
@@ -97,6 +105,8 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
             shrink_time: super::shrink::shrink_time(config.budget),
             schedules: None,
             free_arm: true,
+            free_share: FREE_SHARE_START,
+            last_results: Distinct::default(),
             stop: None,
         }
     }
@@ -224,11 +234,29 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
         if ended.is_some() || arms != Arms::Both || !self.free_arm {
             return ended;
         }
-        // The free-running share: a third of the controlled batch's time, a quarter of the
-        // test's. Not a batch of the check's count: the seeds of the controlled batches
-        // after it, and so replay tokens, stay as they were.
-        let until = (Instant::now() + start.elapsed() / FREE_SHARE_DIVISOR).min(self.deadline);
-        self.run_batch_until(ready, None, usize::MAX, until, true, report)
+        // The free-running share of the test's time. Not a batch of the check's count: the
+        // seeds of the controlled batches after it, and so replay tokens, stay as they were.
+        let controlled_time = start.elapsed();
+        let controlled_seen = std::mem::take(&mut self.last_results);
+        let free_time = controlled_time.mul_f64(self.free_share / (1.0 - self.free_share));
+        let until = (Instant::now() + free_time).min(self.deadline);
+        let ended = self.run_batch_until(ready, None, usize::MAX, until, true, report);
+        if ended.is_none() {
+            // Results the controlled executions did not give: the free threads reach what
+            // the scheduler cannot see, and get more of the next tests' time; else less.
+            let novel = self.last_results.seen.iter().any(|s| {
+                !controlled_seen
+                    .seen
+                    .iter()
+                    .any(|c| c.results.same(&s.results, |_| false))
+            });
+            self.free_share = if novel {
+                (self.free_share * 2.0).min(FREE_SHARE.1)
+            } else {
+                (self.free_share * 0.8).max(FREE_SHARE.0)
+            };
+        }
+        ended
     }
 
     /// How `ready`'s executions run; see [`Arms`].
@@ -329,7 +357,9 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
                 return Some(Ended::Violation);
             }
         }
-        self.judge_results(ready, &batch, controlled, timeout, batch_time, report)
+        let ended = self.judge_results(ready, &batch, controlled, timeout, batch_time, report);
+        self.last_results = batch.results;
+        ended
     }
 
     /// The results oracle over a batch's distinct results: a violation if no linearization
