@@ -15,10 +15,12 @@
 //! `schedule = "controlled"` alone, `Audited` is never found; the twins over a correct
 //! counter stay quiet over 20 seeds.
 
+#![allow(clippy::new_without_default)]
+
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use threadsafe_rt::{check, thread_safe, Config, Failure, Report, ScheduleMode, Subject};
+use threadsafe_rt::{check, thread_safe, Config, Failure, Report, ScheduleMode};
 use threadsafe_tests::expect;
 
 /// A dependency's counters: no scheduling points, no annotations.
@@ -153,7 +155,7 @@ fn config(seed: u64, budget: Duration, schedule: ScheduleMode) -> Config {
 
 /// The check found wrong results in a test where `hit` ran on a thread, by free-running
 /// threads, and says so.
-fn found_free<T: Subject>(report: &Report) {
+fn found_free(report: &Report) {
     let v = expect::violation(report);
     assert!(
         matches!(v.failure, Failure::Results { .. }),
@@ -171,7 +173,7 @@ fn found_free<T: Subject>(report: &Report) {
 fn a_race_inside_a_dependency_behind_one_statement_methods_is_found_free_running() {
     for seed in 0..5 {
         let report = check::<Hits>(&config(seed, BUDGET, ScheduleMode::Auto));
-        found_free::<Hits>(&report);
+        found_free(&report);
         assert_eq!(
             report.controlled_tests, 0,
             "calls with one point each are never run under control:\n{report}"
@@ -183,7 +185,7 @@ fn a_race_inside_a_dependency_behind_one_statement_methods_is_found_free_running
 fn a_race_inside_one_statement_of_multi_statement_methods_is_found_by_the_free_arm() {
     for seed in 0..5 {
         let report = check::<Audited>(&config(seed, BUDGET, ScheduleMode::Auto));
-        found_free::<Audited>(&report);
+        found_free(&report);
         assert!(
             report.controlled_tests > 0,
             "calls with points inside run controlled batches too:\n{report}"
