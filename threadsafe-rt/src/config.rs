@@ -59,8 +59,11 @@ pub enum Executor {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ScheduleMode {
-    /// Controlled when the type reaches scheduling points (a `threadsafe_rt::sync`
-    /// primitive, or statements of methods annotated in a test build), stress otherwise.
+    /// Per test: free-running when its calls reach at most one scheduling point each (a
+    /// controlled execution of such a test is a sequential order of whole calls); else a
+    /// controlled batch (points: `threadsafe_rt::sync` primitives, or statements of
+    /// methods annotated in a test build) followed by free-running executions for an
+    /// adaptive share of its time, for races in code the scheduler cannot see.
     Auto,
     /// One thread at a time, switching at scheduling points as the strategy decides: a seed
     /// and an execution number replay the same interleaving.
