@@ -26,8 +26,11 @@ use crate::subject::Description;
 /// The share of a test's time the free-running arm gets when a test runs both arms: it
 /// starts at a quarter, doubles after a test whose free executions gave results the
 /// controlled ones did not, and shrinks by a fifth after one whose did not, within these
-/// bounds.
-const FREE_SHARE: (f64, f64) = (1.0 / 16.0, 0.75);
+/// bounds. Not below a quarter: on lasso 0.6.0 (`corpus-real`, R2), whose race is inside
+/// the dependency behind two-statement methods, a floor of 1/16 found it in 3 of 5 seeds
+/// where free-running alone found 5 of 5; the synthetic corpus, found under control, pays
+/// for the floor (README, "Races inside dependencies").
+const FREE_SHARE: (f64, f64) = (0.25, 0.75);
 /// The share of the first test.
 const FREE_SHARE_START: f64 = 0.25;
 
