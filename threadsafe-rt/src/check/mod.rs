@@ -11,6 +11,7 @@ use crate::report::{render_body, Report, Verdict};
 use crate::subject::description;
 use crate::subject::{Description, Subject};
 
+mod arms;
 mod control;
 mod hunt;
 mod jobs;
