@@ -89,9 +89,10 @@ impl Mode {
         // those bugs but keep the Java classes' other methods, some of which read state in
         // several lock sections (as the JDK documents for `size` under writers): with the
         // results oracle on, such twins are rightly reported for results no sequential
-        // order gives. The paper's oracle measures what the corpus is about; the results
-        // oracle is measured on wrong-result subjects (`tests/tests/finds_wrong_results.rs`)
-        // and real crates (`corpus-real/`).
+        // order gives (every such report on them is a true one: README, "Wrong results";
+        // `--example twins_with_results`). The paper's oracle measures what the corpus is
+        // about; the results oracle is measured on the wrong-result subjects
+        // (`tests/tests/finds_wrong_results.rs`).
         c.results = false;
         match self {
             Mode::Tool => {}
