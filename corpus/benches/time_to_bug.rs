@@ -12,9 +12,9 @@
 //!
 //! A find counts only if it is the subject's bug: a panic located in the subject's file, or
 //! a deadlock. Any other violation is printed as a WRONG FIND and counts as a miss. Then the
-//! correct twin of every selected subject is checked with the tool's config, seeds `0..N`
-//! and budget `T`: any report on a twin is a false positive, printed in full, and the
-//! harness exits non-zero after printing the table.
+//! correct twin of every selected subject is checked with the tool's config but the default
+//! oracle (results compared), seeds `0..N` and budget `T`: any report on a twin is a false
+//! positive, printed in full, and the harness exits non-zero after printing the table.
 //!
 //! With `--guides random,pairs,map` (or `all`; `--quick` implies it, `--guides none` turns
 //! it off), the tool's guides are compared too: for each seed, the buggy type is checked
@@ -97,14 +97,9 @@ impl Mode {
         let mut c = Config::default();
         c.seed = seed;
         c.budget = budget;
-        // The subjects' bugs are the papers' panics and deadlocks, and their twins fix
-        // those bugs but keep the Java classes' other methods, some of which read state in
-        // several lock sections (as the JDK documents for `size` under writers): with the
-        // results oracle on, such twins are rightly reported for results no sequential
-        // order gives (every such report on them is a true one: README, "Wrong results";
-        // `--example twins_with_results`). The paper's oracle measures what the corpus is
-        // about; the results oracle is measured on the wrong-result subjects
-        // (`tests/tests/finds_wrong_results.rs`).
+        // The subjects' bugs are the papers' panics and deadlocks: a find counts when it is
+        // that panic or deadlock, so the buggy types are checked with the paper's oracle.
+        // The twins are checked with results compared (see `twin`).
         c.results = false;
         match self {
             Mode::Tool => {}
@@ -265,7 +260,10 @@ fn naive(subject: &Subject, seed: u64, budget: Duration, p: &mut Progress) -> Ru
 /// One check of the correct twin (`mode` is the tool, or the tool with a guide): whether
 /// it reported a violation, and the MAP-coverage it reached.
 fn twin(subject: &Subject, mode: Mode, seed: u64, budget: Duration, p: &mut Progress) -> TwinCheck {
-    let config = mode.config(seed, budget);
+    let mut config = mode.config(seed, budget);
+    // A twin is held to the default oracle, results compared: nothing may be reported on a
+    // correct type, whichever oracle finds the subject's bug.
+    config.results = true;
     let what = match mode {
         Mode::Guided(g) => format!("twin {}", measure::guide_name(g)),
         _ => "twin".to_string(),

@@ -33,6 +33,8 @@ pub mod naive;
 pub mod results;
 pub mod xstream;
 
+mod whole;
+
 /// The kind of bug a subject has, as the papers name it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BugKind {

@@ -27,7 +27,13 @@ fn config(budget: Duration) -> Config {
 
 #[test]
 fn finds_the_put_all_race_and_prints_a_reproducer() {
-    let report = check::<ConcurrentHashMap>(&config(BUDGET));
+    // The same race has a second symptom, a wrong result: `put_all(&map)` puts back a key
+    // a concurrent `clear()` removed, and a free-running execution under load may show
+    // that first (seen in CI). This test is about the panic, so it uses the paper's oracle;
+    // the twin below is held to the default one.
+    let mut config = config(BUDGET);
+    config.results = false;
+    let report = check::<ConcurrentHashMap>(&config);
     println!("{report}");
     let line = line_of(SOURCE, "let value = other.get(&key).expect(");
     expect::panic_at(

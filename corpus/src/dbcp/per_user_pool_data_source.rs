@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicI32, AtomicU32, Ordering};
 use parking_lot::Mutex;
 use threadsafe_rt::thread_safe;
 
+use crate::whole::Whole;
 use crate::{BugKind, Subject};
 
 /// Iterations per thread and round of the naive stress test.
@@ -220,60 +221,77 @@ fn set_or_remove(map: &mut BTreeMap<String, i32>, key: &str, value: Option<i32>)
 /// [`PerUserPoolDataSource`] with the registry fixed: `get_connection` and `close` hold the
 /// data source's registry lock (`managers`) for the whole registration, lookup and
 /// clean-up, so the two maps agree whenever another thread can look.
+///
+/// Every call also holds one lock for its whole length (`whole.rs`): the methods kept from
+/// the Java class that work in several lock sections are one step each, so the results
+/// oracle has nothing to report on the twin.
 #[derive(Default)]
-pub struct FixedPerUserPoolDataSource(PerUserPoolDataSource);
+pub struct FixedPerUserPoolDataSource(PerUserPoolDataSource, Whole);
 
 #[thread_safe(test = false, statement_points = "always")]
 impl FixedPerUserPoolDataSource {
     /// A data source with no pool yet, lending up to [`DEFAULT_MAX_ACTIVE`] connections
     /// per user.
     pub fn new() -> Self {
-        FixedPerUserPoolDataSource(PerUserPoolDataSource::new())
+        FixedPerUserPoolDataSource(PerUserPoolDataSource::new(), Whole::default())
     }
 
     /// A data source lending up to `max_active` connections per user (negative: no limit).
     pub fn with_default_max_active(max_active: i32) -> Self {
-        FixedPerUserPoolDataSource(PerUserPoolDataSource::with_default_max_active(max_active))
+        FixedPerUserPoolDataSource(
+            PerUserPoolDataSource::with_default_max_active(max_active),
+            Whole::default(),
+        )
     }
 
     /// A data source described as `description`.
     pub fn with_description(description: &str) -> Self {
-        FixedPerUserPoolDataSource(PerUserPoolDataSource::with_description(description))
+        FixedPerUserPoolDataSource(
+            PerUserPoolDataSource::with_description(description),
+            Whole::default(),
+        )
     }
 
     /// The description.
     pub fn description(&self) -> String {
+        let _whole = self.1.hold();
         self.0.description()
     }
 
     /// Sets the description.
     pub fn set_description(&self, description: &str) {
+        let _whole = self.1.hold();
         self.0.set_description(description);
     }
 
     /// The `maxActive` of users with no setting of their own.
     pub fn default_max_active(&self) -> i32 {
+        let _whole = self.1.hold();
         self.0.default_max_active()
     }
 
     /// Sets the `maxActive` of users with no setting of their own (for pools created later).
     pub fn set_default_max_active(&self, max_active: i32) {
+        let _whole = self.1.hold();
         self.0.set_default_max_active(max_active);
     }
 
     /// The `maxActive` a new pool of `user` gets.
     pub fn per_user_max_active(&self, user: &str) -> i32 {
+        let _whole = self.1.hold();
         self.0.per_user_max_active(user)
     }
 
     /// Sets (or with `None` removes) the `maxActive` of `user`, for a pool created later.
     pub fn set_per_user_max_active(&self, user: &str, max_active: Option<i32>) {
+        let _whole = self.1.hold();
         self.0.set_per_user_max_active(user, max_active);
     }
 
     /// Lends a connection of `user`'s pool, creating the pool on the first request; `None`
     /// when the pool has lent its `maxActive`.
     pub fn get_connection(&self, user: &str) -> Option<u32> {
+        let _whole = self.1.hold();
         let max_active = self.0.per_user_max_active(user);
         let ds = &self.0;
         fixed_get_connection(&mut ds.managers.lock(), &ds.pools, user, max_active, || {
@@ -284,31 +302,37 @@ impl FixedPerUserPoolDataSource {
     /// Returns the last connection `user` borrowed to its pool; returns whether there was
     /// one.
     pub fn release_connection(&self, user: &str) -> bool {
+        let _whole = self.1.hold();
         self.0.release_connection(user)
     }
 
     /// The connections lent, over every pool.
     pub fn num_active(&self) -> usize {
+        let _whole = self.1.hold();
         self.0.num_active()
     }
 
     /// The connections `user` has borrowed.
     pub fn num_active_for(&self, user: &str) -> usize {
+        let _whole = self.1.hold();
         self.0.num_active_for(user)
     }
 
     /// The idle connections, over every pool.
     pub fn num_idle(&self) -> usize {
+        let _whole = self.1.hold();
         self.0.num_idle()
     }
 
     /// The users that have a pool, sorted.
     pub fn users(&self) -> Vec<String> {
+        let _whole = self.1.hold();
         self.0.users()
     }
 
     /// Closes every pool; later requests create new ones.
     pub fn close(&self) {
+        let _whole = self.1.hold();
         fixed_close(&mut self.0.managers.lock(), &self.0.pools);
     }
 }

@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use threadsafe_rt::thread_safe;
 
+use crate::whole::Whole;
 use crate::{BugKind, Subject};
 
 /// Iterations per thread and round of the naive stress test.
@@ -273,19 +274,26 @@ fn give_back(pool: &mut Pool) -> bool {
 /// inserting the new one happen in one lock section of the registry, which `close`'s
 /// removal also takes (as does `registered_names`' copy), so a removal comes before or after
 /// a walk, never during it.
+///
+/// Every call also holds one lock for its whole length (`whole.rs`): the methods kept from
+/// the Java class that work in several lock sections are one step each, so the results
+/// oracle has nothing to report on the twin.
 #[derive(Default)]
-pub struct FixedSharedPoolDataSource(SharedPoolDataSource);
+pub struct FixedSharedPoolDataSource(SharedPoolDataSource, Whole);
 
 #[thread_safe(test = false, statement_points = "always")]
 impl FixedSharedPoolDataSource {
     /// An unnamed data source lending up to [`DEFAULT_MAX_ACTIVE`] connections.
     pub fn new() -> Self {
-        FixedSharedPoolDataSource(SharedPoolDataSource::new())
+        FixedSharedPoolDataSource(SharedPoolDataSource::new(), Whole::default())
     }
 
     /// An unnamed data source lending up to `max_active` connections (negative: no limit).
     pub fn with_max_active(max_active: i32) -> Self {
-        FixedSharedPoolDataSource(SharedPoolDataSource::with_max_active(max_active))
+        FixedSharedPoolDataSource(
+            SharedPoolDataSource::with_max_active(max_active),
+            Whole::default(),
+        )
     }
 
     /// A data source named (and registered as) `name`.
@@ -299,6 +307,7 @@ impl FixedSharedPoolDataSource {
     /// key of its previous name; returns `false` (Java's `IllegalStateException`) once a
     /// connection has been requested.
     pub fn set_data_source_name(&self, name: &str) -> bool {
+        let _whole = self.1.hold();
         let ds = &self.0;
         if ds.initialized.load(Ordering::SeqCst) {
             return false;
@@ -312,77 +321,92 @@ impl FixedSharedPoolDataSource {
 
     /// The data source's name.
     pub fn data_source_name(&self) -> Option<String> {
+        let _whole = self.1.hold();
         self.0.data_source_name()
     }
 
     /// The key the data source was last registered under.
     pub fn instance_key(&self) -> Option<u32> {
+        let _whole = self.1.hold();
         self.0.instance_key()
     }
 
     /// How many instance keys are registered.
     pub fn registered_instances(&self) -> usize {
+        let _whole = self.1.hold();
         self.0.registered_instances()
     }
 
     /// The names registered, in the order of their keys.
     pub fn registered_names(&self) -> Vec<String> {
+        let _whole = self.1.hold();
         let entries = self.0.registry.snapshot();
         entries.into_iter().map(|(_, name)| name).collect()
     }
 
     /// The description.
     pub fn description(&self) -> String {
+        let _whole = self.1.hold();
         self.0.description()
     }
 
     /// Sets the description.
     pub fn set_description(&self, description: &str) {
+        let _whole = self.1.hold();
         self.0.set_description(description);
     }
 
     /// The most connections lent at once (negative: no limit).
     pub fn max_active(&self) -> i32 {
+        let _whole = self.1.hold();
         self.0.max_active()
     }
 
     /// Sets the most connections lent at once (negative: no limit).
     pub fn set_max_active(&self, max_active: i32) {
+        let _whole = self.1.hold();
         self.0.set_max_active(max_active);
     }
 
     /// How long a request would wait for a connection (it never waits here).
     pub fn max_wait(&self) -> Duration {
+        let _whole = self.1.hold();
         self.0.max_wait()
     }
 
     /// Sets how long a request would wait for a connection.
     pub fn set_max_wait(&self, max_wait: Duration) {
+        let _whole = self.1.hold();
         self.0.set_max_wait(max_wait);
     }
 
     /// Lends a connection; `None` when `max_active` are lent.
     pub fn get_connection(&self) -> Option<u32> {
+        let _whole = self.1.hold();
         self.0.get_connection()
     }
 
     /// Returns the last connection borrowed; returns whether there was one.
     pub fn release_connection(&self) -> bool {
+        let _whole = self.1.hold();
         self.0.release_connection()
     }
 
     /// The connections lent.
     pub fn num_active(&self) -> usize {
+        let _whole = self.1.hold();
         self.0.num_active()
     }
 
     /// The idle connections.
     pub fn num_idle(&self) -> usize {
+        let _whole = self.1.hold();
         self.0.num_idle()
     }
 
     /// Closes the pool and unregisters the data source's instance key.
     pub fn close(&self) {
+        let _whole = self.1.hold();
         self.0.close();
     }
 }

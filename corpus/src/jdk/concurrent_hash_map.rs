@@ -11,6 +11,7 @@ use std::sync::Mutex;
 
 use threadsafe_rt::thread_safe;
 
+use crate::whole::Whole;
 use crate::{BugKind, Subject};
 
 /// Iterations per thread and round of the naive stress test.
@@ -229,19 +230,23 @@ fn remove_if_equals(segment: &mut HashMap<String, i32>, key: &str, value: i32) -
 /// once, keys and values together under the segment's lock, so it never looks up a key that
 /// is gone; and `map.put_all(&map)` does nothing (a map's own entries are already in it), so
 /// it cannot put back what a concurrent `map.clear()` removed.
+///
+/// Every call also holds one lock for its whole length (`whole.rs`): the methods kept from
+/// the Java class that work in several lock sections are one step each, so the results
+/// oracle has nothing to report on the twin.
 #[derive(Default)]
-pub struct FixedConcurrentHashMap(ConcurrentHashMap);
+pub struct FixedConcurrentHashMap(ConcurrentHashMap, Whole);
 
 #[thread_safe(test = false, statement_points = "always")]
 impl FixedConcurrentHashMap {
     /// An empty map with [`DEFAULT_SEGMENTS`] segments.
     pub fn new() -> Self {
-        FixedConcurrentHashMap(ConcurrentHashMap::new())
+        FixedConcurrentHashMap(ConcurrentHashMap::new(), Whole::default())
     }
 
     /// An empty map with room for about `capacity` entries.
     pub fn with_capacity(capacity: usize) -> Self {
-        FixedConcurrentHashMap(ConcurrentHashMap::with_capacity(capacity))
+        FixedConcurrentHashMap(ConcurrentHashMap::with_capacity(capacity), Whole::default())
     }
 
     /// An empty map with `level` segments (at most [`MAX_SEGMENTS`]).
@@ -249,86 +254,104 @@ impl FixedConcurrentHashMap {
     /// # Panics
     /// If `level` is 0 (Java's `IllegalArgumentException`).
     pub fn with_concurrency_level(level: usize) -> Self {
-        FixedConcurrentHashMap(ConcurrentHashMap::with_concurrency_level(level))
+        FixedConcurrentHashMap(
+            ConcurrentHashMap::with_concurrency_level(level),
+            Whole::default(),
+        )
     }
 
     /// A map holding `entries` (a later entry replaces an earlier one with the same key).
     pub fn from_entries(entries: Vec<(String, i32)>) -> Self {
-        FixedConcurrentHashMap(ConcurrentHashMap::from_entries(entries))
+        FixedConcurrentHashMap(ConcurrentHashMap::from_entries(entries), Whole::default())
     }
 
     /// Maps `key` to `value`; returns the value it replaced.
     pub fn put(&self, key: String, value: i32) -> Option<i32> {
+        let _whole = self.1.hold();
         self.0.put(key, value)
     }
 
     /// Maps `key` to `value` unless it has a value; returns the value it has.
     pub fn put_if_absent(&self, key: String, value: i32) -> Option<i32> {
+        let _whole = self.1.hold();
         self.0.put_if_absent(key, value)
     }
 
     /// The value of `key`.
     pub fn get(&self, key: &str) -> Option<i32> {
+        let _whole = self.1.hold();
         self.0.get(key)
     }
 
     /// Removes `key`; returns its value.
     pub fn remove(&self, key: &str) -> Option<i32> {
+        let _whole = self.1.hold();
         self.0.remove(key)
     }
 
     /// Removes `key` if it maps to `value`; returns whether it did.
     pub fn remove_if_equals(&self, key: &str, value: i32) -> bool {
+        let _whole = self.1.hold();
         self.0.remove_if_equals(key, value)
     }
 
     /// Maps `key` to `value` only if it has a value; returns the value it replaced.
     pub fn replace(&self, key: String, value: i32) -> Option<i32> {
+        let _whole = self.1.hold();
         self.0.replace(key, value)
     }
 
     /// Whether `key` has a value.
     pub fn contains_key(&self, key: &str) -> bool {
+        let _whole = self.1.hold();
         self.0.contains_key(key)
     }
 
     /// Whether some key maps to `value`, segment by segment.
     pub fn contains_value(&self, value: i32) -> bool {
+        let _whole = self.1.hold();
         self.0.contains_value(value)
     }
 
     /// The number of entries, segment by segment (not a snapshot under writers).
     pub fn len(&self) -> usize {
+        let _whole = self.1.hold();
         self.0.len()
     }
 
     /// Whether every segment is empty.
     pub fn is_empty(&self) -> bool {
+        let _whole = self.1.hold();
         self.0.is_empty()
     }
 
     /// Removes every entry, one segment at a time.
     pub fn clear(&self) {
+        let _whole = self.1.hold();
         self.0.clear();
     }
 
     /// The keys, segment by segment, sorted.
     pub fn keys(&self) -> Vec<String> {
+        let _whole = self.1.hold();
         self.0.keys()
     }
 
     /// The values, sorted.
     pub fn values(&self) -> Vec<i32> {
+        let _whole = self.1.hold();
         self.0.values()
     }
 
     /// The entries, sorted by key, read segment by segment.
     pub fn entries(&self) -> Vec<(String, i32)> {
+        let _whole = self.1.hold();
         self.0.entries()
     }
 
     /// Copies every entry of `other` into this map; `other` may be `self`.
     pub fn put_all(&self, other: &FixedConcurrentHashMap) {
+        let _whole = self.1.hold_both(&other.1);
         if std::ptr::eq(self, other) {
             return; // A map's own entries are already in it: nothing to undo a clear with.
         }

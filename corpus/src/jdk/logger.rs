@@ -8,6 +8,7 @@ use std::sync::Mutex;
 
 use threadsafe_rt::thread_safe;
 
+use crate::whole::Whole;
 use crate::{BugKind, Subject};
 
 /// Iterations per thread and round of the naive stress test.
@@ -202,83 +203,99 @@ impl Logger {
 
 /// [`Logger`] with `log` fixed: it publishes to every handler under one lock section, so a
 /// concurrent `remove_handler` makes it publish either to the old list or to the new one.
-pub struct FixedLogger(Logger);
+///
+/// Every call also holds one lock for its whole length (`whole.rs`): the methods kept from
+/// the Java class that work in several lock sections are one step each, so the results
+/// oracle has nothing to report on the twin.
+pub struct FixedLogger(Logger, Whole);
 
 #[thread_safe(test = false, statement_points = "always")]
 impl FixedLogger {
     /// A logger named `name` at level [`INFO`], with no handler.
     pub fn new(name: &str) -> Self {
-        FixedLogger(Logger::new(name))
+        FixedLogger(Logger::new(name), Whole::default())
     }
 
     /// An anonymous logger (Java's `getAnonymousLogger()`).
     pub fn anonymous() -> Self {
-        FixedLogger(Logger::anonymous())
+        FixedLogger(Logger::anonymous(), Whole::default())
     }
 
     /// A logger named `name` with one handler named `handler`.
     pub fn with_handler(name: &str, handler: &str) -> Self {
-        FixedLogger(Logger::with_handler(name, handler))
+        FixedLogger(Logger::with_handler(name, handler), Whole::default())
     }
 
     /// The logger's name.
     pub fn name(&self) -> String {
+        let _whole = self.1.hold();
         self.0.name()
     }
 
     /// Records below `level` are dropped.
     pub fn set_level(&self, level: i32) {
+        let _whole = self.1.hold();
         self.0.set_level(level);
     }
 
     /// The lowest level logged.
     pub fn level(&self) -> i32 {
+        let _whole = self.1.hold();
         self.0.level()
     }
 
     /// Whether a record at `level` would be logged.
     pub fn is_loggable(&self, level: i32) -> bool {
+        let _whole = self.1.hold();
         self.0.is_loggable(level)
     }
 
     /// Only messages that contain `filter` are logged; `None` logs every message.
     pub fn set_filter(&self, filter: Option<String>) {
+        let _whole = self.1.hold();
         self.0.set_filter(filter);
     }
 
     /// The filter.
     pub fn filter(&self) -> Option<String> {
+        let _whole = self.1.hold();
         self.0.filter()
     }
 
     /// Adds a handler named `name` (names need not be unique).
     pub fn add_handler(&self, name: &str) {
+        let _whole = self.1.hold();
         self.0.add_handler(name);
     }
 
     /// Removes the first handler named `name`; returns whether there was one.
     pub fn remove_handler(&self, name: &str) -> bool {
+        let _whole = self.1.hold();
         self.0.remove_handler(name)
     }
 
     /// Removes every handler; returns how many there were.
     pub fn remove_all_handlers(&self) -> usize {
+        let _whole = self.1.hold();
         self.0.remove_all_handlers()
     }
 
     /// The handlers' names, in order.
     pub fn handler_names(&self) -> Vec<String> {
+        let _whole = self.1.hold();
         self.0.handler_names()
     }
 
     /// The number of handlers.
     pub fn handler_count(&self) -> usize {
+        let _whole = self.1.hold();
         self.0.handler_count()
     }
 
     /// Publishes `message` at `level` to every handler if the level and the filter let it
     /// through; returns how many handlers it was published to.
     pub fn log(&self, level: i32, message: &str) -> usize {
+        let _whole = self.1.hold();
         if !self.0.is_loggable(level) || !self.0.passes_filter(message) {
             return 0;
         }
@@ -309,6 +326,7 @@ impl FixedLogger {
 
     /// The number of records the current handlers hold.
     pub fn published(&self) -> usize {
+        let _whole = self.1.hold();
         self.0.published()
     }
 }

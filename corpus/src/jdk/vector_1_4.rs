@@ -8,6 +8,7 @@ use std::sync::Mutex;
 
 use threadsafe_rt::thread_safe;
 
+use crate::whole::Whole;
 use crate::{BugKind, Subject};
 
 /// Iterations per thread and round of the naive stress test.
@@ -285,28 +286,33 @@ fn render(data: &[i32]) -> String {
 /// [`Vector`] with the bulk methods fixed: they lock both lists (in address order, so two
 /// calls in opposite directions cannot deadlock; a list given itself takes its one lock) and
 /// walk them under the locks, so a concurrent removal comes before or after the walk.
+///
+/// Every call also holds one lock for its whole length (`whole.rs`): the methods kept from
+/// the Java class that work in several lock sections are one step each, so the results
+/// oracle has nothing to report on the twin.
 #[derive(Default)]
-pub struct FixedVector(Vector);
+pub struct FixedVector(Vector, Whole);
 
 #[thread_safe(test = false, statement_points = "always")]
 impl FixedVector {
     /// An empty vector.
     pub fn new() -> Self {
-        FixedVector(Vector::new())
+        FixedVector(Vector::new(), Whole::default())
     }
 
     /// An empty vector with room for `capacity` elements (at most [`MAX_LEN`]).
     pub fn with_capacity(capacity: usize) -> Self {
-        FixedVector(Vector::with_capacity(capacity))
+        FixedVector(Vector::with_capacity(capacity), Whole::default())
     }
 
     /// A vector holding `elements`.
     pub fn from_vec(elements: Vec<i32>) -> Self {
-        FixedVector(Vector::from_vec(elements))
+        FixedVector(Vector::from_vec(elements), Whole::default())
     }
 
     /// Appends `e`.
     pub fn add(&self, e: i32) {
+        let _whole = self.1.hold();
         self.0.add(e);
     }
 
@@ -315,11 +321,13 @@ impl FixedVector {
     /// # Panics
     /// If `index` is greater than [`len`](Self::len).
     pub fn insert(&self, index: usize, e: i32) {
+        let _whole = self.1.hold();
         self.0.insert(index, e);
     }
 
     /// The element at `index`, `None` past the end.
     pub fn get(&self, index: usize) -> Option<i32> {
+        let _whole = self.1.hold();
         self.0.get(index)
     }
 
@@ -328,6 +336,7 @@ impl FixedVector {
     /// # Panics
     /// If `index` is not less than [`len`](Self::len).
     pub fn set(&self, index: usize, e: i32) -> i32 {
+        let _whole = self.1.hold();
         self.0.set(index, e)
     }
 
@@ -336,11 +345,13 @@ impl FixedVector {
     /// # Panics
     /// If `index` is not less than [`len`](Self::len).
     pub fn remove_at(&self, index: usize) -> i32 {
+        let _whole = self.1.hold();
         self.0.remove_at(index)
     }
 
     /// Removes the first occurrence of `e`; returns whether there was one.
     pub fn remove_item(&self, e: i32) -> bool {
+        let _whole = self.1.hold();
         self.0.remove_item(e)
     }
 
@@ -349,36 +360,43 @@ impl FixedVector {
     /// # Panics
     /// If `from..to` is not a range of the elements.
     pub fn remove_range(&self, from: usize, to: usize) {
+        let _whole = self.1.hold();
         self.0.remove_range(from, to);
     }
 
     /// Removes every element.
     pub fn clear(&self) {
+        let _whole = self.1.hold();
         self.0.clear();
     }
 
     /// The number of elements.
     pub fn len(&self) -> usize {
+        let _whole = self.1.hold();
         self.0.len()
     }
 
     /// Whether there is no element.
     pub fn is_empty(&self) -> bool {
+        let _whole = self.1.hold();
         self.0.is_empty()
     }
 
     /// Whether `e` is an element.
     pub fn contains(&self, e: i32) -> bool {
+        let _whole = self.1.hold();
         self.0.contains(e)
     }
 
     /// The index of the first occurrence of `e`.
     pub fn index_of(&self, e: i32) -> Option<usize> {
+        let _whole = self.1.hold();
         self.0.index_of(e)
     }
 
     /// The index of the last occurrence of `e`.
     pub fn last_index_of(&self, e: i32) -> Option<usize> {
+        let _whole = self.1.hold();
         self.0.last_index_of(e)
     }
 
@@ -387,22 +405,26 @@ impl FixedVector {
     /// # Panics
     /// If `from..to` is not a range of the elements.
     pub fn sub_list(&self, from: usize, to: usize) -> Vec<i32> {
+        let _whole = self.1.hold();
         self.0.sub_list(from, to)
     }
 
     /// A copy of the elements.
     pub fn to_vec(&self) -> Vec<i32> {
+        let _whole = self.1.hold();
         self.0.to_vec()
     }
 
     /// Appends the elements of `other`; `other` may be `self`.
     pub fn add_all(&self, other: &FixedVector) {
+        let _whole = self.1.hold_both(&other.1);
         self.0.add_all(&other.0);
     }
 
     /// Whether every element of `other` is an element of this vector; `other` may be
     /// `self`.
     pub fn contains_all(&self, other: &FixedVector) -> bool {
+        let _whole = self.1.hold_both(&other.1);
         if std::ptr::eq(self, other) {
             return true;
         }
@@ -414,6 +436,7 @@ impl FixedVector {
     /// Removes every element that is also an element of `other`; returns whether any was
     /// removed. `other` may be `self`.
     pub fn remove_all(&self, other: &FixedVector) -> bool {
+        let _whole = self.1.hold_both(&other.1);
         if std::ptr::eq(self, other) {
             return retain(&mut self.0.data.lock().unwrap(), &[], true);
         }
@@ -425,6 +448,7 @@ impl FixedVector {
     /// Removes every element that is not an element of `other`; returns whether any was
     /// removed. `other` may be `self`.
     pub fn retain_all(&self, other: &FixedVector) -> bool {
+        let _whole = self.1.hold_both(&other.1);
         if std::ptr::eq(self, other) {
             return false;
         }
@@ -435,6 +459,7 @@ impl FixedVector {
 
     /// Java's `toString()`: `[1, 2, 3]`.
     pub fn render(&self) -> String {
+        let _whole = self.1.hold();
         self.0.render()
     }
 }

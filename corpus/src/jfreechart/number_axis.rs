@@ -11,6 +11,7 @@ use std::time::Duration;
 use parking_lot::Mutex;
 use threadsafe_rt::thread_safe;
 
+use crate::whole::Whole;
 use crate::{BugKind, Subject};
 
 /// Rounds of calls per thread in the naive stress test.
@@ -257,41 +258,48 @@ impl NumberAxis {
 /// [`NumberAxis`] with `set_lower_bound` and `set_upper_bound` fixed: each reads the range and
 /// stores the new one under one lock section, so a concurrent change of the other bound is
 /// either kept or overwritten, never turned into a reversed range.
+///
+/// Every call also holds one lock for its whole length (`whole.rs`): the methods kept from
+/// the Java class that work in several lock sections are one step each, so the results
+/// oracle has nothing to report on the twin.
 #[derive(Default)]
-pub struct FixedNumberAxis(NumberAxis);
+pub struct FixedNumberAxis(NumberAxis, Whole);
 
 #[thread_safe(test = false, statement_points = "always")]
 impl FixedNumberAxis {
     /// An axis showing `0..=1`, with automatic ranging on and a tick every 1.
     pub fn new() -> Self {
-        FixedNumberAxis(NumberAxis::new())
+        FixedNumberAxis(NumberAxis::new(), Whole::default())
     }
 
     /// An axis showing `lower..=upper` with automatic ranging off, if `lower < upper`.
     pub fn with_range(lower: f64, upper: f64) -> Option<Self> {
-        NumberAxis::with_range(lower, upper).map(FixedNumberAxis)
+        NumberAxis::with_range(lower, upper).map(|axis| FixedNumberAxis(axis, Whole::default()))
     }
 
     /// An axis showing `0..=1`, with automatic ranging on and a tick every `size`, if
     /// `size` is positive and finite.
     pub fn with_tick_unit(size: f64) -> Option<Self> {
-        NumberAxis::with_tick_unit(size).map(FixedNumberAxis)
+        NumberAxis::with_tick_unit(size).map(|axis| FixedNumberAxis(axis, Whole::default()))
     }
 
     /// The displayed range, `(lower, upper)`.
     pub fn range(&self) -> (f64, f64) {
+        let _whole = self.1.hold();
         self.0.range()
     }
 
     /// Shows `lower..=upper` and turns automatic ranging off; `false`, and no change, unless
     /// `lower < upper` (Java: "Range must have positive length").
     pub fn set_range(&self, lower: f64, upper: f64) -> bool {
+        let _whole = self.1.hold();
         self.0.set_range(lower, upper)
     }
 
     /// Sets the lower bound, keeping the upper one if it is above, else showing
     /// `min..=min + 1`; turns automatic ranging off.
     pub fn set_lower_bound(&self, min: f64) {
+        let _whole = self.1.hold();
         {
             let mut range = self.0.range.lock();
             *range = positive(if range.upper > min {
@@ -306,6 +314,7 @@ impl FixedNumberAxis {
     /// Sets the upper bound, keeping the lower one if it is below, else showing
     /// `max - 1..=max`; turns automatic ranging off.
     pub fn set_upper_bound(&self, max: f64) {
+        let _whole = self.1.hold();
         {
             let mut range = self.0.range.lock();
             *range = positive(if range.lower < max {
@@ -319,49 +328,58 @@ impl FixedNumberAxis {
 
     /// Shows the range of length `length` centred on `value`; `false` unless `length > 0`.
     pub fn set_range_about_value(&self, value: f64, length: f64) -> bool {
+        let _whole = self.1.hold();
         self.0.set_range_about_value(value, length)
     }
 
     /// Turns automatic ranging on or off; on, the range is adjusted to the data at once.
     pub fn set_auto_range(&self, auto: bool) {
+        let _whole = self.1.hold();
         self.0.set_auto_range(auto);
     }
 
     /// Sets whether the automatic range always includes zero.
     pub fn set_auto_range_includes_zero(&self, include: bool) {
+        let _whole = self.1.hold();
         self.0.set_auto_range_includes_zero(include);
     }
 
     /// Sets the fixed length of the automatic range (it then ends at the data's upper
     /// bound); zero or less means none.
     pub fn set_fixed_auto_range(&self, length: f64) {
+        let _whole = self.1.hold();
         self.0.set_fixed_auto_range(length);
     }
 
     /// Reports the data's bounds, as the plot does, and adjusts the range if automatic;
     /// `false`, and no change, unless `lower <= upper`.
     pub fn set_data_bounds(&self, lower: f64, upper: f64) -> bool {
+        let _whole = self.1.hold();
         self.0.set_data_bounds(lower, upper)
     }
 
     /// Sets the range from the data's bounds, with the margins, the minimum size, the fixed
     /// length and zero included as configured (`NumberAxis.autoAdjustRange`).
     pub fn auto_adjust_range(&self) {
+        let _whole = self.1.hold();
         self.0.auto_adjust_range();
     }
 
     /// Sets the tick size; `false`, and no change, unless it is positive and finite.
     pub fn set_tick_unit(&self, size: f64) -> bool {
+        let _whole = self.1.hold();
         self.0.set_tick_unit(size)
     }
 
     /// The number of ticks the displayed range holds.
     pub fn visible_tick_count(&self) -> usize {
+        let _whole = self.1.hold();
         self.0.visible_tick_count()
     }
 
     /// Where `value` falls on an axis drawn `length` units long.
     pub fn value_to_java2d(&self, value: f64, length: f64) -> f64 {
+        let _whole = self.1.hold();
         self.0.value_to_java2d(value, length)
     }
 }

@@ -9,6 +9,7 @@ use threadsafe_rt::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 use threadsafe_rt::sync::Mutex;
 use threadsafe_rt::thread_safe;
 
+use crate::whole::Whole;
 use crate::{BugKind, Subject};
 
 /// Rounds of calls per thread in the naive stress test.
@@ -226,66 +227,81 @@ impl TimeSeries {
 /// [`TimeSeries`] fixed: lookups by period find the index and use it under one lock
 /// section, and pruning counts and removes under one, so a concurrent removal makes `update`
 /// and `value` find the item or not, never an index past the end.
-pub struct FixedTimeSeries(TimeSeries);
+///
+/// Every call also holds one lock for its whole length (`whole.rs`): the methods kept from
+/// the Java class that work in several lock sections are one step each, so the results
+/// oracle has nothing to report on the twin.
+pub struct FixedTimeSeries(TimeSeries, Whole);
 
 #[thread_safe(test = false, statement_points = "always")]
 impl FixedTimeSeries {
     /// An empty series named `name`, with no limit on its items.
     pub fn new(name: &str) -> Self {
-        FixedTimeSeries(TimeSeries::new(name))
+        FixedTimeSeries(TimeSeries::new(name), Whole::default())
     }
 
     /// An empty series named `name` that keeps at most `count` items.
     pub fn with_maximum_item_count(name: &str, count: usize) -> Self {
-        FixedTimeSeries(TimeSeries::with_maximum_item_count(name, count))
+        FixedTimeSeries(
+            TimeSeries::with_maximum_item_count(name, count),
+            Whole::default(),
+        )
     }
 
     /// A series named `"series"` with an item for each of `values`, for the periods
     /// `start`, `start + 1`, ... (as many as fit below `i32::MAX`).
     pub fn from_values(start: i32, values: Vec<f64>) -> Self {
-        FixedTimeSeries(TimeSeries::from_values(start, values))
+        FixedTimeSeries(TimeSeries::from_values(start, values), Whole::default())
     }
 
     /// The series' name.
     pub fn name(&self) -> String {
+        let _whole = self.1.hold();
         self.0.name()
     }
 
     /// The number of items.
     pub fn item_count(&self) -> usize {
+        let _whole = self.1.hold();
         self.0.item_count()
     }
 
     /// Keeps at most `count` items, dropping the oldest ones now.
     pub fn set_maximum_item_count(&self, count: usize) {
+        let _whole = self.1.hold();
         self.0.set_maximum_item_count(count);
     }
 
     /// Keeps the items of at most `periods` periods before the latest one (0: no limit),
     /// dropping older ones at the next addition.
     pub fn set_history_count(&self, periods: u32) {
+        let _whole = self.1.hold();
         self.0.set_history_count(periods);
     }
 
     /// The index of the item for `period`, if there is one.
     pub fn index_of(&self, period: i32) -> Option<usize> {
+        let _whole = self.1.hold();
         self.0.index_of(period)
     }
 
     /// The item at `index`, `(period, value)`, if there is one.
     pub fn data_item(&self, index: usize) -> Option<(i32, Option<f64>)> {
+        let _whole = self.1.hold();
         self.0.data_item(index)
     }
 
     /// The period after the latest item's, if there is an item (and it is not the last
     /// period).
     pub fn next_time_period(&self) -> Option<i32> {
+        let _whole = self.1.hold();
         let last = self.0.items.lock().unwrap().last().map(|i| i.period)?;
         last.checked_add(1)
     }
 
     /// The value for `period`: `None` if there is no item for it or its value is missing.
     pub fn value(&self, period: i32) -> Option<f64> {
+        let _whole = self.1.hold();
         let items = self.0.items.lock().unwrap();
         let index = items.binary_search_by_key(&period, |i| i.period).ok()?;
         items[index].value
@@ -294,11 +310,13 @@ impl FixedTimeSeries {
     /// Adds an item for `period` and prunes the series; `false`, and no change, if there is
     /// one for `period` already (Java: `SeriesException`).
     pub fn add(&self, period: i32, value: Option<f64>) -> bool {
+        let _whole = self.1.hold();
         self.add_locked(&mut self.0.items.lock().unwrap(), period, value)
     }
 
     /// Sets the value for `period`; `false`, and no change, if there is no item for it.
     pub fn update(&self, period: i32, value: Option<f64>) -> bool {
+        let _whole = self.1.hold();
         let mut items = self.0.items.lock().unwrap();
         match items.binary_search_by_key(&period, |i| i.period) {
             Ok(index) => {
@@ -312,6 +330,7 @@ impl FixedTimeSeries {
     /// Sets the value for `period`, adding an item if there is none; returns the old value
     /// (`None` if there was no item).
     pub fn add_or_update(&self, period: i32, value: Option<f64>) -> Option<Option<f64>> {
+        let _whole = self.1.hold();
         let mut items = self.0.items.lock().unwrap();
         match items.binary_search_by_key(&period, |i| i.period) {
             Ok(index) => Some(std::mem::replace(&mut items[index].value, value)),
@@ -324,16 +343,19 @@ impl FixedTimeSeries {
 
     /// Removes the item for `period`; returns whether there was one.
     pub fn delete(&self, period: i32) -> bool {
+        let _whole = self.1.hold();
         self.0.delete(period)
     }
 
     /// Removes the items at indices `start..=end` that exist; returns how many it removed.
     pub fn delete_range(&self, start: usize, end: usize) -> usize {
+        let _whole = self.1.hold();
         self.0.delete_range(start, end)
     }
 
     /// Removes every item.
     pub fn clear(&self) {
+        let _whole = self.1.hold();
         self.0.clear();
     }
 }

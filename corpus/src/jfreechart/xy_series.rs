@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use threadsafe_rt::thread_safe;
 
+use crate::whole::Whole;
 use crate::{BugKind, Subject};
 
 /// Rounds of calls per thread in the naive stress test.
@@ -230,34 +231,43 @@ impl XYSeries {
 /// [`XYSeries`] fixed: `update`, `add_or_update` and `remove` find the index and use it
 /// under one lock section, so a concurrent removal makes them find the item or not, never an
 /// index past the end.
+///
+/// Every call also holds one lock for its whole length (`whole.rs`): the methods kept from
+/// the Java class that work in several lock sections are one step each, so the results
+/// oracle has nothing to report on the twin.
 #[derive(Default)]
-pub struct FixedXYSeries(XYSeries);
+pub struct FixedXYSeries(XYSeries, Whole);
 
 #[thread_safe(test = false, statement_points = "always")]
 impl FixedXYSeries {
     /// An empty series, sorted, allowing duplicate x values.
     pub fn new() -> Self {
-        FixedXYSeries(XYSeries::new())
+        FixedXYSeries(XYSeries::new(), Whole::default())
     }
 
     /// An empty series, sorted by x if `auto_sort`, allowing duplicate x values if
     /// `allow_duplicate_x`.
     pub fn with_options(auto_sort: bool, allow_duplicate_x: bool) -> Self {
-        FixedXYSeries(XYSeries::with_options(auto_sort, allow_duplicate_x))
+        FixedXYSeries(
+            XYSeries::with_options(auto_sort, allow_duplicate_x),
+            Whole::default(),
+        )
     }
 
     /// A sorted series holding `points`.
     pub fn from_points(points: Vec<(f64, f64)>) -> Self {
-        FixedXYSeries(XYSeries::from_points(points))
+        FixedXYSeries(XYSeries::from_points(points), Whole::default())
     }
 
     /// The number of items.
     pub fn item_count(&self) -> usize {
+        let _whole = self.1.hold();
         self.0.item_count()
     }
 
     /// Keeps at most `count` items, dropping the first ones now.
     pub fn set_maximum_item_count(&self, count: usize) {
+        let _whole = self.1.hold();
         self.0.set_maximum_item_count(count);
     }
 
@@ -265,22 +275,26 @@ impl FixedXYSeries {
     /// there are more than the maximum; `false`, and no change, if `x` is taken and duplicates
     /// are not allowed (Java: `SeriesException`).
     pub fn add(&self, x: f64, y: Option<f64>) -> bool {
+        let _whole = self.1.hold();
         self.0.add(x, y)
     }
 
     /// The index of the first item with `x`, if there is one.
     pub fn index_of(&self, x: f64) -> Option<usize> {
+        let _whole = self.1.hold();
         self.0.index_of(x)
     }
 
     /// The y value of the item at `index` (`None` if there is no item or its y is missing).
     pub fn y_value(&self, index: usize) -> Option<f64> {
+        let _whole = self.1.hold();
         self.0.y_value(index)
     }
 
     /// Sets the y value of the first item with `x`; `false`, and no change, if there is none
     /// (Java: `SeriesException`).
     pub fn update(&self, x: f64, y: Option<f64>) -> bool {
+        let _whole = self.1.hold();
         let mut items = self.0.items.lock().unwrap();
         match items.find(x) {
             Some(index) => {
@@ -294,6 +308,7 @@ impl FixedXYSeries {
     /// Sets the y value of the first item with `x`, adding an item if there is none; returns
     /// the old y value (`None` if there was no item).
     pub fn add_or_update(&self, x: f64, y: Option<f64>) -> Option<Option<f64>> {
+        let _whole = self.1.hold();
         let max = self.0.maximum_item_count.load(Ordering::SeqCst);
         let mut items = self.0.items.lock().unwrap();
         match items.find(x) {
@@ -307,6 +322,7 @@ impl FixedXYSeries {
 
     /// Removes the first item with `x`; returns its y value (`None` if there was no item).
     pub fn remove(&self, x: f64) -> Option<Option<f64>> {
+        let _whole = self.1.hold();
         let mut items = self.0.items.lock().unwrap();
         let index = items.find(x)?;
         Some(items.list.remove(index).y)
@@ -314,21 +330,25 @@ impl FixedXYSeries {
 
     /// Removes the item at `index`; returns it, `(x, y)`, if there was one.
     pub fn remove_at(&self, index: usize) -> Option<(f64, Option<f64>)> {
+        let _whole = self.1.hold();
         self.0.remove_at(index)
     }
 
     /// Removes the items at indices `start..=end` that exist; returns how many it removed.
     pub fn delete(&self, start: usize, end: usize) -> usize {
+        let _whole = self.1.hold();
         self.0.delete(start, end)
     }
 
     /// Removes every item.
     pub fn clear(&self) {
+        let _whole = self.1.hold();
         self.0.clear();
     }
 
     /// The x values, in order.
     pub fn x_values(&self) -> Vec<f64> {
+        let _whole = self.1.hold();
         self.0.x_values()
     }
 }

@@ -11,6 +11,7 @@ use threadsafe_rt::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
 use threadsafe_rt::sync::Mutex;
 use threadsafe_rt::thread_safe;
 
+use crate::whole::Whole;
 use crate::{BugKind, Subject};
 
 /// Rounds of calls per thread in the naive stress test.
@@ -281,14 +282,18 @@ impl FileAppender {
 /// section, and `set_file` swaps the old writer for the new one under one lock section, so
 /// a concurrent `close` or `set_file` makes an event go to the old file, the new one, or be
 /// refused, never find the writer gone.
+///
+/// Every call also holds one lock for its whole length (`whole.rs`): the methods kept from
+/// the Java class that work in several lock sections are one step each, so the results
+/// oracle has nothing to report on the twin.
 #[derive(Default)]
-pub struct FixedFileAppender(FileAppender);
+pub struct FixedFileAppender(FileAppender, Whole);
 
 #[thread_safe(test = false, statement_points = "always")]
 impl FixedFileAppender {
     /// An appender with no file set: events are refused until [`set_file`](Self::set_file).
     pub fn new() -> Self {
-        FixedFileAppender(FileAppender::new())
+        FixedFileAppender(FileAppender::new(), Whole::default())
     }
 
     /// An appender writing to `file`, appended to if `append`, else truncated; with an empty
@@ -313,43 +318,31 @@ impl FixedFileAppender {
     /// Returns `false`, counted as an error (log4j's `FileNotFoundException`), and changes
     /// nothing when `file` is empty.
     pub fn set_file(&self, file: &str, append: bool) -> bool {
-        let a = &self.0;
-        if file.is_empty() {
-            a.errors.fetch_add(1, Ordering::SeqCst);
-            return false;
-        }
-        let mut writer = a.writer.lock().unwrap();
-        if let Some(mut old) = writer.take() {
-            old.flush(&a.files);
-        }
-        let buffer_size = if a.buffered_io.load(Ordering::SeqCst) {
-            a.buffer_size.load(Ordering::SeqCst)
-        } else {
-            UNBUFFERED
-        };
-        *writer = Some(Writer::open(&a.files, file, append, buffer_size));
-        *a.file_name.lock().unwrap() = Some(file.to_string());
-        a.file_append.store(append, Ordering::SeqCst);
-        true
+        let _whole = self.1.hold();
+        self.open_file(file, append)
     }
 
     /// The name of the open file, if one is open.
     pub fn file(&self) -> Option<String> {
+        let _whole = self.1.hold();
         self.0.file()
     }
 
     /// Buffers files opened from now on (log4j also turns immediate flush off then).
     pub fn set_buffered_io(&self, buffered: bool) {
+        let _whole = self.1.hold();
         self.0.set_buffered_io(buffered);
     }
 
     /// Sets whether every event is flushed to the file at once.
     pub fn set_immediate_flush(&self, flush: bool) {
+        let _whole = self.1.hold();
         self.0.set_immediate_flush(flush);
     }
 
     /// Events below `level` are dropped.
     pub fn set_threshold(&self, level: u8) {
+        let _whole = self.1.hold();
         self.0.set_threshold(level);
     }
 
@@ -357,6 +350,7 @@ impl FixedFileAppender {
     /// when the appender is closed or has no open file, dropped below the threshold. Returns
     /// whether it was written.
     pub fn do_append(&self, level: u8, message: &str) -> bool {
+        let _whole = self.1.hold();
         let a = &self.0;
         if a.closed.load(Ordering::SeqCst) {
             a.errors.fetch_add(1, Ordering::SeqCst);
@@ -384,15 +378,17 @@ impl FixedFileAppender {
 
     /// Flushes the buffered bytes to the file; `false` when no file is open.
     pub fn flush(&self) -> bool {
+        let _whole = self.1.hold();
         self.0.flush()
     }
 
     /// Opens the configured file again (log4j's `activateOptions`); `false`, counted as an
     /// error, when no file was ever set.
     pub fn activate_options(&self) -> bool {
+        let _whole = self.1.hold();
         let name = self.0.file_name.lock().unwrap().clone();
         match name {
-            Some(name) => self.set_file(&name, self.0.file_append.load(Ordering::SeqCst)),
+            Some(name) => self.open_file(&name, self.0.file_append.load(Ordering::SeqCst)),
             None => {
                 self.0.errors.fetch_add(1, Ordering::SeqCst);
                 false
@@ -402,6 +398,7 @@ impl FixedFileAppender {
 
     /// Flushes and closes the file; later events are refused.
     pub fn close(&self) {
+        let _whole = self.1.hold();
         if self.0.closed.swap(true, Ordering::SeqCst) {
             return;
         }
@@ -415,17 +412,44 @@ impl FixedFileAppender {
 
     /// Whether [`close`](Self::close) was called.
     pub fn is_closed(&self) -> bool {
+        let _whole = self.1.hold();
         self.0.is_closed()
     }
 
     /// The flushed contents of the in-memory file `file` (empty if it does not exist).
     pub fn contents(&self, file: &str) -> String {
+        let _whole = self.1.hold();
         self.0.contents(file)
     }
 
     /// The number of errors: events refused, files that could not be opened.
     pub fn errors(&self) -> usize {
+        let _whole = self.1.hold();
         self.0.errors()
+    }
+}
+
+impl FixedFileAppender {
+    /// `set_file`'s work, for a caller that holds the whole lock.
+    fn open_file(&self, file: &str, append: bool) -> bool {
+        let a = &self.0;
+        if file.is_empty() {
+            a.errors.fetch_add(1, Ordering::SeqCst);
+            return false;
+        }
+        let mut writer = a.writer.lock().unwrap();
+        if let Some(mut old) = writer.take() {
+            old.flush(&a.files);
+        }
+        let buffer_size = if a.buffered_io.load(Ordering::SeqCst) {
+            a.buffer_size.load(Ordering::SeqCst)
+        } else {
+            UNBUFFERED
+        };
+        *writer = Some(Writer::open(&a.files, file, append, buffer_size));
+        *a.file_name.lock().unwrap() = Some(file.to_string());
+        a.file_append.store(append, Ordering::SeqCst);
+        true
     }
 }
 

@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use threadsafe_rt::thread_safe;
 
+use crate::whole::Whole;
 use crate::{BugKind, Subject};
 
 /// Rounds of calls per thread in the naive stress test.
@@ -153,67 +154,76 @@ impl NullAppender {
 /// [`NullAppender`] with `is_as_severe_as_threshold` fixed: it reads the threshold once, so a
 /// concurrent `set_threshold(None)` makes it compare with the old threshold or let the event
 /// through, never find a threshold missing.
+///
+/// Every call also holds one lock for its whole length (`whole.rs`): the methods kept from
+/// the Java class that work in several lock sections are one step each, so the results
+/// oracle has nothing to report on the twin.
 #[derive(Default)]
-pub struct FixedNullAppender(NullAppender);
+pub struct FixedNullAppender(NullAppender, Whole);
 
 #[thread_safe(test = false, statement_points = "always")]
 impl FixedNullAppender {
     /// An unnamed appender with no threshold and no filter.
     pub fn new() -> Self {
-        FixedNullAppender(NullAppender::new())
+        FixedNullAppender(NullAppender::new(), Whole::default())
     }
 
     /// An appender named `name`, dropping events below `level`.
     pub fn with_name(name: &str, level: u8) -> Self {
-        FixedNullAppender(NullAppender::with_name(name, level))
+        FixedNullAppender(NullAppender::with_name(name, level), Whole::default())
     }
 
     /// An unnamed appender that drops events below `level`.
     pub fn with_threshold(level: u8) -> Self {
-        FixedNullAppender(NullAppender::with_threshold(level))
+        FixedNullAppender(NullAppender::with_threshold(level), Whole::default())
     }
 
     /// The appender's name, if it has one.
     pub fn name(&self) -> Option<String> {
+        let _whole = self.1.hold();
         self.0.name()
     }
 
     /// Names the appender.
     pub fn set_name(&self, name: &str) {
+        let _whole = self.1.hold();
         self.0.set_name(name);
     }
 
     /// The threshold: events below it are dropped; `None` lets every event through.
     pub fn threshold(&self) -> Option<u8> {
+        let _whole = self.1.hold();
         self.0.threshold()
     }
 
     /// Sets the threshold; `None` removes it.
     pub fn set_threshold(&self, level: Option<u8>) {
+        let _whole = self.1.hold();
         self.0.set_threshold(level);
     }
 
     /// Removes the threshold and returns it.
     pub fn take_threshold(&self) -> Option<u8> {
+        let _whole = self.1.hold();
         self.0.take_threshold()
     }
 
     /// Whether an event of `level` passes the threshold.
     pub fn is_as_severe_as_threshold(&self, level: u8) -> bool {
-        match self.0.threshold() {
-            None => true,
-            Some(threshold) => level >= threshold,
-        }
+        let _whole = self.1.hold();
+        as_severe_as(self.0.threshold(), level)
     }
 
     /// Adds a filter that denies events whose message contains `word` (an empty word denies
     /// nothing).
     pub fn add_filter(&self, word: &str) {
+        let _whole = self.1.hold();
         self.0.add_filter(word);
     }
 
     /// Removes every filter.
     pub fn clear_filters(&self) {
+        let _whole = self.1.hold();
         self.0.clear_filters();
     }
 
@@ -221,7 +231,8 @@ impl FixedNullAppender {
     /// threshold or by a filter; a `NullAppender` then does nothing with it. Returns whether
     /// the event was appended.
     pub fn do_append(&self, level: u8, message: &str) -> bool {
-        if self.0.closed.load(Ordering::SeqCst) || !self.is_as_severe_as_threshold(level) {
+        let _whole = self.1.hold();
+        if self.0.closed.load(Ordering::SeqCst) || !as_severe_as(self.0.threshold(), level) {
             return false;
         }
         let denied = self
@@ -240,17 +251,28 @@ impl FixedNullAppender {
 
     /// The number of events appended so far.
     pub fn appended(&self) -> usize {
+        let _whole = self.1.hold();
         self.0.appended()
     }
 
     /// Closes the appender: later events are refused.
     pub fn close(&self) {
+        let _whole = self.1.hold();
         self.0.close();
     }
 
     /// Whether [`close`](Self::close) was called.
     pub fn is_closed(&self) -> bool {
+        let _whole = self.1.hold();
         self.0.is_closed()
+    }
+}
+
+/// Whether an event of `level` passes `threshold`, read once.
+fn as_severe_as(threshold: Option<u8>, level: u8) -> bool {
+    match threshold {
+        None => true,
+        Some(threshold) => level >= threshold,
     }
 }
 
