@@ -142,7 +142,8 @@ pub struct Violation {
     pub replay: Option<String>,
     /// The failing interleaving as a `#[test]` whose [gates](crate::gates) enforce it on
     /// free-running threads, so it fails every run: the regression test to keep (a panic
-    /// found under control only).
+    /// or wrong results found under control only, and only when the trace tells which
+    /// thread ran where).
     pub gated: Option<String>,
     /// The [`schedule!`](crate::schedule) entries of [`gated`](Violation::gated).
     pub schedule: Option<Vec<String>>,
