@@ -142,8 +142,9 @@ pub struct Violation {
     pub replay: Option<String>,
     /// The failing interleaving as a `#[test]` whose [gates](crate::gates) enforce it on
     /// free-running threads, so it fails every run: the regression test to keep (a panic
-    /// or wrong results found under control only, and only when the trace tells which
-    /// thread ran where).
+    /// or wrong results found under control only). Where the trace cannot tell which thread
+    /// ran (one held at a lock may have blocked there or run on unseen), it follows the
+    /// trace as it is and may not fail.
     pub gated: Option<String>,
     /// The [`schedule!`](crate::schedule) entries of [`gated`](Violation::gated).
     pub schedule: Option<Vec<String>>,
