@@ -22,6 +22,10 @@
 //!   `BarrierGate`), and an empty schedule measures the harness alone; time per test and
 //!   the ratios, side by side (Vainer & Yehudai report x1.05 against IMUnit).
 //!
+//! - `results_oracle`: what the results oracle costs: executions per second of checks of
+//!   three correct types with `results` on and off, controlled and free-running, side by
+//!   side; and the oracle's judgement of one four-thread × three-call test alone.
+//!
 //! They print a markdown table and the machine's load. `BENCH_QUICK=1` runs a short smoke
 //! version. See `bench/README.md` for the knobs.
 

@@ -27,12 +27,19 @@
 //! environment would override every guide, so the harness refuses (exit 2) to compare
 //! guides while it is set.
 //!
+//! With `--jobs 1,2` (job counts, at least two), the tool's `jobs` (hunts at once in one
+//! check) are compared too: for each seed, the buggy type is checked with the tool's config
+//! and `jobs` set to each count in turn, budget `B`, a find counting as above; one job is
+//! the tool's default, so its runs are the tool's runs. The twins are checked as always.
+//!
 //! Output: one progress line per run on stderr; then, on stdout, the date, machine, command
 //! and settings, a markdown table (a row per subject, then geometric means), and notes;
 //! with `--guides`, a second table "Guides" (per guide: finds, median time to bug, the
 //! ratios of the medians, the twin's median MAP-coverage; then geometric means) and its
-//! notes. The same data goes to a JSON file (with `--guides`, a `guides` array per
-//! subject).
+//! notes; with `--jobs`, a table "Jobs" (per job count: finds, median time to bug, median
+//! executions to bug; each count's median over the first's; then geometric means). The
+//! same data goes to a JSON file (with `--guides`, a `guides` array per subject; with
+//! `--jobs`, a `jobs` array).
 //!
 //! ```sh
 //! cargo bench -p threadsafe-corpus --bench time_to_bug                # all, N = 10, B = 10 s, T = 1 s
@@ -41,6 +48,8 @@
 //!     --seeds 20 --budget 30s --baselines paper --json /tmp/ttb.json
 //! cargo bench -p threadsafe-corpus --bench time_to_bug -- --baselines none --guides all \
 //!     --seeds 10 --budget 10s --twin-budget 1s --json /tmp/guides.json    # no baselines
+//! cargo bench -p threadsafe-corpus --bench time_to_bug -- --subjects V4,C6,V8,V3 \
+//!     --seeds 10 --budget 10s --baselines none --guides none --jobs 1,2   # one job vs two
 //! cargo bench -p threadsafe-corpus --bench time_to_bug -- --help
 //! ```
 //!
@@ -55,8 +64,8 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant, SystemTime};
 
 use threadsafe_corpus::measure::{
-    self, Columns, CoverageCounts, CpuMeter, GuideResult, Meta, Run, Settings, SubjectResult,
-    TwinCheck,
+    self, Columns, CoverageCounts, CpuMeter, GuideResult, JobsResult, Meta, Run, Settings,
+    SubjectResult, TwinCheck,
 };
 use threadsafe_corpus::Subject;
 use threadsafe_rt::{Config, Executor, Guide, Report, ScheduleMode, Verdict};
@@ -70,14 +79,17 @@ enum Mode {
     Paper,
     /// The tool with this guide.
     Guided(Guide),
+    /// The tool with this many hunts at once (`Config::jobs`).
+    Jobs(usize),
 }
 
 impl Mode {
-    fn label(self) -> &'static str {
+    fn label(self) -> String {
         match self {
-            Mode::Tool => "tool",
-            Mode::Paper => "paper",
-            Mode::Guided(g) => measure::guide_name(g),
+            Mode::Tool => "tool".to_string(),
+            Mode::Paper => "paper".to_string(),
+            Mode::Guided(g) => measure::guide_name(g).to_string(),
+            Mode::Jobs(n) => format!("jobs={n}"),
         }
     }
 
@@ -91,6 +103,7 @@ impl Mode {
                 c.schedule = ScheduleMode::Stress;
             }
             Mode::Guided(g) => c.guide = g,
+            Mode::Jobs(n) => c.jobs = n,
         }
         c
     }
@@ -194,7 +207,7 @@ fn hunt(subject: &Subject, mode: Mode, seed: u64, budget: Duration, p: &mut Prog
             }
         },
     };
-    p.line(subject, mode.label(), seed, &outcome);
+    p.line(subject, &mode.label(), seed, &outcome);
     run
 }
 
@@ -431,7 +444,10 @@ fn run(settings: &Settings, args: &[String], subjects: &[Subject]) -> ExitCode {
     } else {
         settings.guide_twin_seeds()
     };
-    let per_seed = 2 + usize::from(paper) + usize::from(with_naive) + extra.len();
+    // The job counts other than one, which the tool's own runs are.
+    let extra_jobs: Vec<usize> = settings.jobs.iter().copied().filter(|&n| n != 1).collect();
+    let per_seed =
+        2 + usize::from(paper) + usize::from(with_naive) + extra.len() + extra_jobs.len();
     let mut p = Progress {
         done: 0,
         total: subjects.len()
@@ -457,12 +473,16 @@ fn run(settings: &Settings, args: &[String], subjects: &[Subject]) -> ExitCode {
         let meter = CpuMeter::start();
         let (mut tool, mut paper_runs, mut naive_runs) = (Vec::new(), Vec::new(), Vec::new());
         let mut guided: Vec<Vec<Run>> = vec![Vec::new(); extra.len()];
+        let mut jobs_runs: Vec<Vec<Run>> = vec![Vec::new(); extra_jobs.len()];
         // The modes take turns seed by seed, so that a change in the machine's load hits
         // them alike.
         for seed in 0..seeds {
             tool.push(hunt(subject, Mode::Tool, seed, budget, &mut p));
             for (runs, &g) in guided.iter_mut().zip(&extra) {
                 runs.push(hunt(subject, Mode::Guided(g), seed, budget, &mut p));
+            }
+            for (runs, &n) in jobs_runs.iter_mut().zip(&extra_jobs) {
+                runs.push(hunt(subject, Mode::Jobs(n), seed, budget, &mut p));
             }
             if paper {
                 paper_runs.push(hunt(subject, Mode::Paper, seed, budget, &mut p));
@@ -501,6 +521,21 @@ fn run(settings: &Settings, args: &[String], subjects: &[Subject]) -> ExitCode {
                 })
                 .collect()
         });
+        let jobs_results = (!settings.jobs.is_empty()).then(|| {
+            let mut others = jobs_runs.into_iter();
+            settings
+                .jobs
+                .iter()
+                .map(|&n| JobsResult {
+                    jobs: n,
+                    runs: if n == 1 {
+                        tool.clone()
+                    } else {
+                        others.next().unwrap_or_default()
+                    },
+                })
+                .collect()
+        });
         results.push(SubjectResult {
             id: subject.id.to_string(),
             name: subject.name.to_string(),
@@ -514,6 +549,7 @@ fn run(settings: &Settings, args: &[String], subjects: &[Subject]) -> ExitCode {
             twin_reports,
             other_cpu,
             guides: guide_results,
+            jobs: jobs_results,
         });
     }
 
@@ -542,6 +578,14 @@ fn run(settings: &Settings, args: &[String], subjects: &[Subject]) -> ExitCode {
         print!("{}", measure::guides_table(&results, guides));
         println!();
         println!("{}", measure::guides_notes(settings));
+    }
+    if !settings.jobs.is_empty() {
+        println!();
+        println!("### Jobs");
+        println!();
+        print!("{}", measure::jobs_table(&results, &settings.jobs));
+        println!();
+        println!("{}", measure::jobs_notes(settings));
     }
     if !p.wrong_finds.is_empty() {
         println!();

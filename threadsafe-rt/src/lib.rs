@@ -286,7 +286,7 @@ macro_rules! schedule {
 /// Used by the code `#[thread_safe]` expands to; not a public API.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::check::{run_scenario, run_test, ScenarioRun};
+    pub use crate::check::{judge_scenario, run_scenario, run_test, JudgeRun, ScenarioRun};
     pub use crate::exec::MAX_STRIDE;
     pub use crate::point::{FieldAccess, StatementPoint};
 

@@ -12,9 +12,10 @@ use super::location::{location_file, same_file};
 /// The subjects' bugs are the papers' panics and deadlocks, and their twins fix those bugs
 /// but keep the Java classes' other methods, some of which read state in several lock
 /// sections (as the JDK documents for `size` under writers): with the results oracle on,
-/// such twins are rightly reported for results no sequential order gives. The paper's
-/// oracle measures what the corpus is about; the results oracle is measured on wrong-result
-/// subjects (`tests/tests/finds_wrong_results.rs`) and real crates (`corpus-real/`).
+/// such twins are rightly reported for results no sequential order gives (every such
+/// report on them is a true one: README, "Wrong results"; `--example twins_with_results`).
+/// The paper's oracle measures what the corpus is about; the results oracle is measured
+/// on the wrong-result subjects (`tests/tests/finds_wrong_results.rs`).
 pub fn tool_config(seed: u64, budget: Duration) -> Config {
     let mut c = Config::default();
     c.seed = seed;

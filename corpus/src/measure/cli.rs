@@ -29,6 +29,9 @@ usage: cargo bench -p threadsafe-corpus --bench time_to_bug -- [options]
                              with `guide` set, and the MAP-coverage each reaches on the
                              twin (seeds 0..min(N,3)); the tool's runs are the random
                              guide's (default: none; with --quick, all)
+  --jobs N,M                 also compare job counts (Config::jobs: hunts at once in one
+                             check) on each subject, taking turns seed by seed; one job's
+                             runs are the tool's (default: not compared)
   --json PATH                where the JSON goes (default: target/time_to_bug.json)
   --quick                    CI smoke run: string_buffer, synchronized_map, null_appender,
                              2 seeds, budget 5s, twin budget 0.3s, guides all (flags given
@@ -65,6 +68,9 @@ pub struct Settings {
     pub naive: bool,
     /// The guides to compare, in [`GUIDES`]' order; empty when not compared.
     pub guides: Vec<Guide>,
+    /// The job counts to compare (`Config::jobs`), in the order given, each once; empty when
+    /// not compared.
+    pub jobs: Vec<usize>,
     /// The JSON output path as given; `None` for the default.
     pub json: Option<PathBuf>,
     /// `--quick` was given.
@@ -93,7 +99,7 @@ where
 {
     let mut subjects = None;
     let (mut seeds, mut budget, mut twin_budget) = (None, None, None);
-    let (mut baselines, mut guides, mut json) = (None, None, None);
+    let (mut baselines, mut guides, mut jobs, mut json) = (None, None, None, None);
     let (mut quick, mut under_bench) = (false, false);
     let mut args = args.into_iter().map(Into::into);
     while let Some(arg) = args.next() {
@@ -109,6 +115,7 @@ where
                 | "--twin-budget"
                 | "--baselines"
                 | "--guides"
+                | "--jobs"
                 | "--json"
         );
         if !takes_value {
@@ -138,6 +145,7 @@ where
             "--twin-budget" => twin_budget = Some(parse_duration(&value).map_err(|e| bad(&e))?),
             "--baselines" => baselines = Some(parse_baselines(&value).map_err(|e| bad(&e))?),
             "--guides" => guides = Some(parse_guides(&value).map_err(|e| bad(&e))?),
+            "--jobs" => jobs = Some(parse_jobs(&value).map_err(|e| bad(&e))?),
             _ => {
                 if value.trim().is_empty() {
                     return Err(bad("expected a path"));
@@ -165,6 +173,7 @@ where
                 Vec::new()
             }
         }),
+        jobs: jobs.unwrap_or_default(),
         json,
         quick,
         under_bench,
@@ -226,6 +235,31 @@ fn parse_guides(value: &str) -> Result<Vec<Guide>, String> {
         .map(|(g, _)| *g)
         .filter(|g| picked.contains(g))
         .collect())
+}
+
+/// The job counts of `--jobs`: at least two distinct positive counts, in the order given.
+fn parse_jobs(value: &str) -> Result<Vec<usize>, String> {
+    let mut jobs = Vec::new();
+    for n in value.split(',').map(str::trim) {
+        match n.parse::<usize>() {
+            Ok(n) if n > 0 => {
+                if jobs.contains(&n) {
+                    return Err(format!("job count {n} given twice"));
+                }
+                jobs.push(n);
+            }
+            _ => {
+                return Err(format!(
+                    "`{n}` is not a job count: expected positive numbers separated by commas, \
+                     such as `1,2`"
+                ))
+            }
+        }
+    }
+    if jobs.len() < 2 {
+        return Err("expected at least two job counts to compare, such as `1,2`".to_string());
+    }
+    Ok(jobs)
 }
 
 impl Settings {
@@ -366,6 +400,29 @@ mod tests {
             &["positional"],
         ] {
             assert!(parse_args(bad.iter().copied()).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn job_counts() {
+        let run = |a: &[&str]| match parse_args(a.iter().copied()) {
+            Ok(Command::Run(s)) => s,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(run(&["--bench"]).jobs, Vec::<usize>::new());
+        assert_eq!(run(&["--jobs", "1,2"]).jobs, [1, 2]);
+        assert_eq!(run(&["--jobs=4, 1,2"]).jobs, [4, 1, 2]);
+        assert_eq!(run(&["--quick", "--jobs", "1,2"]).jobs, [1, 2]);
+        for (bad, why) in [
+            (&["--jobs", "2"][..], "at least two job counts"),
+            (&["--jobs", "1,1"], "given twice"),
+            (&["--jobs", "0,2"], "`0` is not a job count"),
+            (&["--jobs", "1,,2"], "`` is not a job count"),
+            (&["--jobs", "1,two"], "`two` is not a job count"),
+            (&["--jobs"], "needs a value"),
+        ] {
+            let e = parse_args(bad.iter().copied()).unwrap_err();
+            assert!(e.starts_with("`--jobs") && e.contains(why), "{bad:?}: {e}");
         }
     }
 

@@ -31,6 +31,7 @@ pub(super) fn sample() -> SubjectResult {
         twin_reports: 0,
         other_cpu: Some(0.5),
         guides: None,
+        jobs: None,
     }
 }
 

@@ -121,7 +121,7 @@ pub fn header(meta: &Meta) -> String {
     }
     let _ = writeln!(
         out,
-        "- settings: seeds 0..{}, budget {} per run, twin budget {} per check, tool = Config::default() with seed and budget; baselines: {}{}{}",
+        "- settings: seeds 0..{}, budget {} per run, twin budget {} per check, tool = Config::default() with seed and budget; baselines: {}{}{}{}",
         s.seeds,
         secs(s.budget.as_secs_f64()),
         secs(s.twin_budget.as_secs_f64()),
@@ -141,6 +141,18 @@ pub fn header(meta: &Meta) -> String {
                     .collect::<Vec<_>>()
                     .join(", "),
                 s.guide_twin_seeds()
+            )
+        },
+        if s.jobs.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; job counts compared: {}",
+                s.jobs
+                    .iter()
+                    .map(|n| n.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             )
         },
         if s.quick { "; quick mode" } else { "" }

@@ -8,7 +8,8 @@
 //! - durations and numbers as text (`units`), and the statistics of runs that may miss
 //!   (`stats`: medians with misses counted at the budget, ratios, geometric means);
 //! - what was measured on a subject (`results`), the main table (`table`), the guides and
-//!   their table (`guides`), and the JSON file (`json`, `report_json`);
+//!   their table (`guides`), several hunts at once against one and their table (`jobs`),
+//!   and the JSON file (`json`, `report_json`);
 //! - what the machine was doing (`machine`: CPU model, load averages, other processes' CPU),
 //!   and the lines above the tables (`header`);
 //! - what the shrinking benchmark (`--bench shrinking`) computes and prints (`shrinking`).
@@ -23,6 +24,7 @@ mod cli;
 mod fixtures;
 mod guides;
 mod header;
+mod jobs;
 mod json;
 mod location;
 mod machine;
@@ -40,6 +42,7 @@ pub use guides::{
     GUIDES, GUIDE_RATIOS, GUIDE_TWIN_SEEDS,
 };
 pub use header::{command_line, header, machine_line, utc_date, Meta};
+pub use jobs::{jobs_geomean_row, jobs_notes, jobs_row, jobs_table, jobs_table_head, JobsResult};
 pub use json::{escape, Json};
 pub use location::{location_file, same_file};
 pub use machine::{cores, cpu_model, load_averages, loads, CpuMeter, OtherCpu};

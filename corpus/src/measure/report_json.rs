@@ -151,6 +151,21 @@ pub fn subject_json(r: &SubjectResult) -> Json {
             "guide_ratios",
             Json::opt(r.guides.as_deref(), |g| guide_ratios_json(r, g)),
         ),
+        (
+            "jobs",
+            Json::opt(r.jobs.as_deref(), |j| {
+                Json::Arr(
+                    j.iter()
+                        .map(|j| {
+                            Json::obj([
+                                ("jobs", Json::Num(j.jobs as f64)),
+                                ("buggy", runs_json(&j.runs)),
+                            ])
+                        })
+                        .collect(),
+                )
+            }),
+        ),
     ])
 }
 
@@ -190,6 +205,10 @@ pub fn report_json(meta: &Meta, results: &[SubjectResult]) -> Json {
                     Json::Arr(s.guides.iter().map(|&g| Json::str(guide_name(g))).collect()),
                 ),
                 ("guide_twin_seeds", Json::Num(s.guide_twin_seeds() as f64)),
+                (
+                    "jobs",
+                    Json::Arr(s.jobs.iter().map(|&n| Json::Num(n as f64)).collect()),
+                ),
                 ("quick", Json::Bool(s.quick)),
                 (
                     "subjects",

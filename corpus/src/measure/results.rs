@@ -1,8 +1,9 @@
 //! What the harness measured on a subject: the runs of each mode, the twin's checks, and the
-//! guides' runs with the MAP-coverage each reached.
+//! guides' runs with the MAP-coverage each reached, the runs of each job count.
 
 use threadsafe_rt::{Guide, MapCoverage};
 
+use super::jobs::JobsResult;
 use super::stats::{median, Run, Stats};
 
 /// Everything measured on one subject.
@@ -33,6 +34,9 @@ pub struct SubjectResult {
     /// Each compared guide's runs, in [`GUIDES`](super::GUIDES)' order; `None` when guides
     /// were not compared.
     pub guides: Option<Vec<GuideResult>>,
+    /// Each compared job count's runs, in `--jobs`' order; `None` when job counts were not
+    /// compared.
+    pub jobs: Option<Vec<JobsResult>>,
 }
 
 impl SubjectResult {
@@ -54,6 +58,11 @@ impl SubjectResult {
     /// The runs of `guide`, if it was compared.
     pub fn guide(&self, guide: Guide) -> Option<&GuideResult> {
         self.guides.as_deref()?.iter().find(|g| g.guide == guide)
+    }
+
+    /// The runs with `jobs` hunts at once, if that count was compared.
+    pub fn jobs(&self, jobs: usize) -> Option<&JobsResult> {
+        self.jobs.as_deref()?.iter().find(|j| j.jobs == jobs)
     }
 }
 

@@ -21,7 +21,7 @@ mod replay;
 mod scenario;
 mod shrink;
 
-pub use scenario::{run_scenario, ScenarioRun};
+pub use scenario::{judge_scenario, run_scenario, JudgeRun, ScenarioRun};
 
 /// Checks `T` for thread-safety violations with `config` (environment variables are not
 /// read here; see [`Config::with_env`]).

@@ -1,12 +1,15 @@
 //! A test written by hand, by method names, run by the free-running executor alone: what
 //! the benchmarks compare with a hand-written stress loop of the same calls (no generator,
-//! no oracle, no coverage in the way).
+//! no oracle, no coverage in the way); and the results oracle's judgement of such a test's
+//! executions alone, what the benchmark of the oracle times.
 
+use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::config::Executor;
-use crate::exec::{serial_order, BatchSpec, ConcRunner, ExecOutcome, SeqRunner};
+use crate::exec::{serial_order, BatchOutcome, BatchSpec, ConcRunner, ExecOutcome, SeqRunner};
+use crate::oracle::{Explained, Sequential};
 use crate::subject::{description, Description, ParamKind, Subject};
 use crate::testcase::{Arg, Call, Made, OpId, Out, TestCase};
 
@@ -42,21 +45,115 @@ pub fn run_scenario<T: Subject>(
     let desc = description::<T>();
     let test = Arc::new(scenario(desc, ctor, threads, post)?);
     let _one_at_a_time = crate::exclusive::one_at_a_time();
-    // One run a call at a time, as the generator measures a test before its executions.
+    let mut runner = ConcRunner::new(Executor::Stress, 0);
+    let start = Instant::now();
+    let batch = run_batch(desc, &test, &mut runner, executions, observe, stride)?;
+    Ok(ScenarioRun {
+        executions: batch.executions,
+        elapsed: start.elapsed(),
+        failed: match batch.outcome {
+            ExecOutcome::Passed => None,
+            other => Some(format!("{other:?}")),
+        },
+    })
+}
+
+/// What [`judge_scenario`] did.
+#[derive(Clone, Debug)]
+pub struct JudgeRun {
+    /// Executions run, free-running, results observed.
+    pub executions: usize,
+    /// Distinct results among them, which the oracle judged.
+    pub distinct: usize,
+    /// Of those, the results a linearization gives.
+    pub explained: usize,
+    /// Of those, the results the search could not decide within its bounds.
+    pub unknown: usize,
+    /// Linearizations of the test.
+    pub linearizations: u64,
+    /// Sequential runs (whole or partial orders) the oracle made.
+    pub runs: usize,
+    /// Wall-clock time of the judgement alone (the batch not included).
+    pub elapsed: Duration,
+}
+
+/// Runs the test of [`run_scenario`] `executions` times, free-running with results
+/// observed (stride 1), then asks a fresh results oracle about each distinct result, as a
+/// check does after a batch (no confirmation: a result no linearization gives is counted,
+/// not confirmed). Without `hint` the oracle is not told the order in which the calls
+/// returned, which it tries first in a check: what is timed is then the search alone.
+///
+/// # Errors
+/// A name that is not a constructor or method the generator can call, or a batch that did
+/// not pass.
+pub fn judge_scenario<T: Subject>(
+    ctor: &str,
+    threads: &[&[&str]],
+    post: &[&str],
+    executions: usize,
+    hint: bool,
+) -> Result<JudgeRun, String> {
+    let desc = description::<T>();
+    let test = Arc::new(scenario(desc, ctor, threads, post)?);
+    let _one_at_a_time = crate::exclusive::one_at_a_time();
+    let mut runner = ConcRunner::new(Executor::Stress, 0);
+    let batch = run_batch(desc, &test, &mut runner, executions, true, 1)?;
+    if !matches!(batch.outcome, ExecOutcome::Passed) {
+        return Err(format!("the batch did not pass: {:?}", batch.outcome));
+    }
+    let start = Instant::now();
+    let mut seq = Sequential::new(
+        test.clone(),
+        HashSet::new(),
+        Duration::from_secs(1),
+        start + Duration::from_secs(60),
+    );
+    let (mut explained, mut unknown) = (0, 0);
+    for seen in &batch.results.seen {
+        let mut results = seen.results.clone();
+        if !hint {
+            results.returned.clear();
+        }
+        match seq.explains(&results, &mut runner, desc) {
+            Explained::Yes => explained += 1,
+            Explained::Unknown => unknown += 1,
+            Explained::No => {}
+        }
+    }
+    Ok(JudgeRun {
+        executions: batch.executions,
+        distinct: batch.results.seen.len(),
+        explained,
+        unknown,
+        linearizations: seq.count(),
+        runs: seq.runs,
+        elapsed: start.elapsed(),
+    })
+}
+
+/// One batch of `test` on `runner`, after one run a call at a time (as the generator
+/// measures a test before its executions).
+fn run_batch<T: Send + Sync + 'static>(
+    desc: &'static Description<T>,
+    test: &Arc<TestCase>,
+    runner: &mut ConcRunner,
+    executions: usize,
+    observe: bool,
+    stride: usize,
+) -> Result<BatchOutcome, String> {
     let (_, seq_time) = SeqRunner::new()
         .run(
             desc,
             test.clone(),
-            serial_order(&test),
+            serial_order(test),
             true,
             Duration::from_secs(10),
         )
         .ok_or("the calls hang when they run one at a time")?;
-    let mut runner = ConcRunner::new(Executor::Stress, 0);
     let start = Instant::now();
-    let batch = runner.run_batch(
+    Ok(runner.run_batch(
         desc,
-        &test,
+        test,
         BatchSpec {
             count: executions,
             timeout: Duration::from_secs(1),
@@ -66,15 +163,7 @@ pub fn run_scenario<T: Subject>(
             stride,
             seq_time,
         },
-    );
-    Ok(ScenarioRun {
-        executions: batch.executions,
-        elapsed: start.elapsed(),
-        failed: match batch.outcome {
-            ExecOutcome::Passed => None,
-            other => Some(format!("{other:?}")),
-        },
-    })
+    ))
 }
 
 /// The test [`run_scenario`] runs.

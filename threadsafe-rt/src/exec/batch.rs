@@ -310,6 +310,9 @@ impl<T: Send + Sync + 'static> Batch<T> {
             if !self.evaluate(round.first + i, pool, round.run.as_ref(), all, &ends) {
                 break;
             }
+            // `at[n]` takes the same values in every execution's post part: the watchdog
+            // sees a round's evaluations go by only through this.
+            self.heartbeat.fetch_add(1, Ordering::Relaxed);
         }
     }
 
@@ -460,8 +463,16 @@ pub(super) fn run<T: Send + Sync + 'static>(
                 .fold(0, usize::wrapping_add)
     };
     // A batch is long; what must not pass quietly is `timeout` without any progress.
-    let blocked =
-        || (0..n).all(|t| batch.at[t].load(Ordering::Acquire) == IDLE || workers[t].is_blocked());
+    // A thread between calls is not stuck in the code under test, so it counts as blocked;
+    // thread 0 never is between calls as far as this is concerned: it also makes the
+    // prefixes and runs the post part (`at[n]`), and when it only lost its core on a busy
+    // machine there it must not count as blocked, or a starved post call would be reported
+    // as a deadlock after two quiet periods.
+    let blocked = || {
+        workers[0].is_blocked()
+            && (1..n)
+                .all(|t| batch.at[t].load(Ordering::Acquire) == IDLE || workers[t].is_blocked())
+    };
     let finished = batch.done.wait(plan.timeout, progress, blocked);
     let executions = batch.executions.load(Ordering::Acquire);
     let uncontrolled = batch.uncontrolled.load(Ordering::Acquire);
