@@ -68,7 +68,7 @@ use threadsafe_corpus::measure::{
     SubjectResult, TwinCheck,
 };
 use threadsafe_corpus::Subject;
-use threadsafe_rt::{Config, Executor, Failure, Guide, Report, ScheduleMode, Verdict};
+use threadsafe_rt::{Config, Executor, Guide, Report, ScheduleMode, Verdict};
 
 /// How the buggy type is checked.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -94,13 +94,9 @@ impl Mode {
     }
 
     fn config(self, seed: u64, budget: Duration) -> Config {
-        let mut c = Config::default();
-        c.seed = seed;
-        c.budget = budget;
-        // The subjects' bugs are the papers' panics and deadlocks: a find counts when it is
-        // that panic or deadlock, so the buggy types are checked with the paper's oracle.
-        // The twins are checked with results compared (see `twin`).
-        c.results = false;
+        // The paper's oracle for the buggy types (see `measure::tool_config`); the twins
+        // are checked with results compared (see `twin`).
+        let mut c = measure::tool_config(seed, budget);
         match self {
             Mode::Tool => {}
             Mode::Paper => {
@@ -138,26 +134,6 @@ impl Progress {
     }
 }
 
-/// The panic message of a caught panic.
-fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
-    payload
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| payload.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "a non-string panic".to_string())
-}
-
-/// True when `failure` is the subject's bug: a panic located in its file, or a deadlock.
-fn located(subject: &Subject, failure: &Failure) -> bool {
-    match failure {
-        Failure::Panic { location, .. } => {
-            measure::same_file(measure::location_file(location), subject.file)
-        }
-        Failure::Deadlock { .. } => true,
-        _ => false,
-    }
-}
-
 /// One check of the buggy type.
 fn hunt(subject: &Subject, mode: Mode, seed: u64, budget: Duration, p: &mut Progress) -> Run {
     let config = mode.config(seed, budget);
@@ -165,7 +141,7 @@ fn hunt(subject: &Subject, mode: Mode, seed: u64, budget: Duration, p: &mut Prog
     let mut run = Run::missed(seed, budget);
     let outcome = match report {
         Err(payload) => {
-            let why = format!("the check panicked: {}", panic_message(&*payload));
+            let why = format!("the check panicked: {}", measure::panic_message(&*payload));
             p.errors.push(format!(
                 "{} {} seed {seed}: {why}",
                 subject.name,
@@ -175,7 +151,7 @@ fn hunt(subject: &Subject, mode: Mode, seed: u64, budget: Duration, p: &mut Prog
             why
         }
         Ok(report) => match &report.verdict {
-            Verdict::Violation(v) if located(subject, &v.failure) => {
+            Verdict::Violation(v) if measure::is_the_bug(subject.file, &v.failure) => {
                 run = Run::found(
                     seed,
                     v.time_to_bug.as_secs_f64(),
@@ -187,7 +163,7 @@ fn hunt(subject: &Subject, mode: Mode, seed: u64, budget: Duration, p: &mut Prog
                     v.tests_until_found,
                     v.executions_until_found,
                     measure::secs(v.time_to_bug.as_secs_f64()),
-                    short(&v.failure.to_string()),
+                    measure::short(&v.failure.to_string()),
                 )
             }
             Verdict::Violation(v) => {
@@ -208,7 +184,7 @@ fn hunt(subject: &Subject, mode: Mode, seed: u64, budget: Duration, p: &mut Prog
                 run.note = Some(format!("wrong find: {}", v.failure));
                 format!(
                     "WRONG FIND (counted as a miss): {}",
-                    short(&v.failure.to_string())
+                    measure::short(&v.failure.to_string())
                 )
             }
             Verdict::NoViolationFound => format!(
@@ -245,7 +221,10 @@ fn naive(subject: &Subject, seed: u64, budget: Duration, p: &mut Progress) -> Ru
         ),
         Ok(None) => (Run::missed(seed, budget), "missed".to_string()),
         Err(payload) => {
-            let why = format!("the naive test panicked: {}", panic_message(&*payload));
+            let why = format!(
+                "the naive test panicked: {}",
+                measure::panic_message(&*payload)
+            );
             p.errors
                 .push(format!("{} naive run {seed}: {why}", subject.name));
             let mut run = Run::missed(seed, budget);
@@ -276,7 +255,7 @@ fn twin(subject: &Subject, mode: Mode, seed: u64, budget: Duration, p: &mut Prog
     };
     let outcome = match catch_unwind(AssertUnwindSafe(|| (subject.check_twin)(&config))) {
         Err(payload) => {
-            let why = format!("the check panicked: {}", panic_message(&*payload));
+            let why = format!("the check panicked: {}", measure::panic_message(&*payload));
             p.errors
                 .push(format!("{} {what} seed {seed}: {why}", subject.name));
             check.note = Some(why.clone());
@@ -338,7 +317,7 @@ fn twin_outcome(
             ));
             (
                 true,
-                format!("FALSE POSITIVE: {}", short(&v.failure.to_string())),
+                format!("FALSE POSITIVE: {}", measure::short(&v.failure.to_string())),
             )
         }
         Verdict::CannotCheck(why) => {
@@ -354,37 +333,6 @@ fn twin_outcome(
             (false, why)
         }
     }
-}
-
-/// The first line of `s`, at most 100 characters.
-fn short(s: &str) -> String {
-    let line = s.lines().next().unwrap_or("");
-    if line.chars().count() > 100 {
-        format!("{}…", line.chars().take(100).collect::<String>())
-    } else {
-        line.to_string()
-    }
-}
-
-/// The command as the user typed it, for the header.
-fn command_line(args: &[String]) -> String {
-    let mut cmd = "cargo bench -p threadsafe-corpus --bench time_to_bug".to_string();
-    let user: Vec<&String> = args.iter().filter(|a| *a != "--bench").collect();
-    if !user.is_empty() {
-        cmd.push_str(" --");
-        for a in user {
-            let plain = !a.is_empty()
-                && a.chars()
-                    .all(|c| c.is_ascii_alphanumeric() || "-_=.,/:@%+".contains(c));
-            if plain {
-                cmd.push(' ');
-                cmd.push_str(a);
-            } else {
-                cmd.push_str(&format!(" '{}'", a.replace('\'', r"'\''")));
-            }
-        }
-    }
-    cmd
 }
 
 /// The workspace's target directory: the ancestor of this executable that holds cargo's
@@ -616,7 +564,7 @@ fn run(settings: &Settings, args: &[String], subjects: &[Subject]) -> ExitCode {
         load_before,
         load_after: measure::load_averages(),
         other_cpu: whole.and_then(|m| m.others()?.cores()),
-        command: command_line(args),
+        command: measure::command_line("time_to_bug", args),
         settings: settings.clone(),
         subjects: subjects.iter().map(|s| s.name.to_string()).collect(),
         json: json.display().to_string(),
@@ -664,7 +612,7 @@ fn run(settings: &Settings, args: &[String], subjects: &[Subject]) -> ExitCode {
         println!("### checks that did not run");
         println!();
         for e in &p.errors {
-            println!("- {}", short(e));
+            println!("- {}", measure::short(e));
         }
     }
 

@@ -180,7 +180,7 @@ where
     }))
 }
 
-fn parse_selection(value: &str) -> Result<Selection, String> {
+pub(super) fn parse_selection(value: &str) -> Result<Selection, String> {
     if value.trim() == "all" {
         return Ok(Selection::All);
     }

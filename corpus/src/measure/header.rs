@@ -54,6 +54,46 @@ pub fn utc_date(time: SystemTime) -> String {
     format!("{year:04}-{month:02}-{day:02}")
 }
 
+/// The line that says what the machine was and did: `- machine: 2 cores, <model>; load
+/// average … before, … after; other processes' CPU during the run: … cores`.
+pub fn machine_line(
+    cores_: usize,
+    cpu: &str,
+    load_before: Option<[f64; 3]>,
+    load_after: Option<[f64; 3]>,
+    other_cpu: Option<f64>,
+) -> String {
+    format!(
+        "- machine: {cores_} cores, {cpu}; load average {} before, {} after; other processes' CPU during the run: {} cores",
+        loads(load_before),
+        loads(load_after),
+        cores(other_cpu)
+    )
+}
+
+/// The command as the user typed it: `cargo bench -p threadsafe-corpus --bench <bench>`
+/// and the arguments after `--` (without the `--bench` that cargo adds), quoted for a
+/// shell where needed.
+pub fn command_line(bench: &str, args: &[String]) -> String {
+    let mut cmd = format!("cargo bench -p threadsafe-corpus --bench {bench}");
+    let user: Vec<&String> = args.iter().filter(|a| *a != "--bench").collect();
+    if !user.is_empty() {
+        cmd.push_str(" --");
+        for a in user {
+            let plain = !a.is_empty()
+                && a.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-_=.,/:@%+".contains(c));
+            if plain {
+                cmd.push(' ');
+                cmd.push_str(a);
+            } else {
+                cmd.push_str(&format!(" '{}'", a.replace('\'', r"'\''")));
+            }
+        }
+    }
+    cmd
+}
+
 /// The lines above the table: date, machine, command and settings.
 pub fn header(meta: &Meta) -> String {
     let s = &meta.settings;
@@ -62,12 +102,14 @@ pub fn header(meta: &Meta) -> String {
     let _ = writeln!(out);
     let _ = writeln!(
         out,
-        "- machine: {} cores, {}; load average {} before, {} after; other processes' CPU during the run: {} cores",
-        meta.cores,
-        meta.cpu,
-        loads(meta.load_before),
-        loads(meta.load_after),
-        cores(meta.other_cpu)
+        "{}",
+        machine_line(
+            meta.cores,
+            &meta.cpu,
+            meta.load_before,
+            meta.load_after,
+            meta.other_cpu
+        )
     );
     let _ = writeln!(out, "- command: `{}`", meta.command);
     let mut baselines = Vec::new();
@@ -132,5 +174,23 @@ mod tests {
         assert_eq!(at(1_704_067_199), "2023-12-31");
         assert_eq!(at(1_709_164_800), "2024-02-29");
         assert_eq!(at(1_795_132_800), "2026-11-20");
+    }
+
+    #[test]
+    fn commands_as_typed() {
+        let args = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            command_line("shrinking", &args(&["--bench"])),
+            "cargo bench -p threadsafe-corpus --bench shrinking"
+        );
+        assert_eq!(
+            command_line(
+                "time_to_bug",
+                &args(&["--seeds", "3", "--bench", "a b", "it's"])
+            ),
+            "cargo bench -p threadsafe-corpus --bench time_to_bug -- --seeds 3 'a b' 'it'\\''s'"
+        );
+        assert!(machine_line(2, "cpu", None, Some([1.0, 0.5, 0.25]), Some(0.5))
+            .starts_with("- machine: 2 cores, cpu; load average unknown before, 1.00, 0.50, 0.25 after; other processes' CPU during the run: 0.50 cores"));
     }
 }

@@ -3,19 +3,22 @@
 //! unit-tested, one concept per module. The benchmarks of `threadsafe-bench` measure with
 //! the same helpers (`machine`, `stats`, `units`), so that they exist once.
 //!
-//! - the harness's command line (`cli`), and which finds are the subject's bug (`location`);
+//! - the harness's command line (`cli`); how a subject is checked and which finds are its
+//!   bug (`checks`, `location`);
 //! - durations and numbers as text (`units`), and the statistics of runs that may miss
 //!   (`stats`: medians with misses counted at the budget, ratios, geometric means);
 //! - what was measured on a subject (`results`), the main table (`table`), the guides and
 //!   their table (`guides`), several hunts at once against one and their table (`jobs`),
 //!   and the JSON file (`json`, `report_json`);
 //! - what the machine was doing (`machine`: CPU model, load averages, other processes' CPU),
-//!   and the lines above the tables (`header`).
+//!   and the lines above the tables (`header`);
+//! - what the shrinking benchmark (`--bench shrinking`) computes and prints (`shrinking`).
 //!
 //! A time that a miss enters is only a bound: a miss counts as the budget, and the bug
 //! would have taken at least that long. [`Estimate`] carries the value with its [`Bound`],
 //! and every rendering marks a lower bound `≥` and an upper bound `≤`.
 
+mod checks;
 mod cli;
 #[cfg(test)]
 mod fixtures;
@@ -27,22 +30,29 @@ mod location;
 mod machine;
 mod report_json;
 mod results;
+mod shrinking;
 mod stats;
 mod table;
 mod units;
 
+pub use checks::{is_the_bug, panic_message, short, tool_config};
 pub use cli::{parse_args, select, Command, Selection, Settings, QUICK_SUBJECTS, USAGE};
 pub use guides::{
     guide_name, guides_geomean_row, guides_notes, guides_row, guides_table, guides_table_head,
     GUIDES, GUIDE_RATIOS, GUIDE_TWIN_SEEDS,
 };
-pub use header::{header, utc_date, Meta};
+pub use header::{command_line, header, machine_line, utc_date, Meta};
 pub use jobs::{jobs_geomean_row, jobs_notes, jobs_row, jobs_table, jobs_table_head, JobsResult};
 pub use json::{escape, Json};
 pub use location::{location_file, same_file};
 pub use machine::{cores, cpu_model, load_averages, loads, CpuMeter, OtherCpu};
 pub use report_json::{report_json, subject_json};
 pub use results::{CoverageCounts, GuideResult, SubjectResult, TwinCheck};
+pub use shrinking::{
+    parse_shrinking_args, shrinking_header, shrinking_notes, shrinking_row, shrinking_summary,
+    shrinking_summary_rows, shrinking_table, shrinking_table_head, ShrinkFind, ShrinkMeta,
+    ShrinkSettings, ShrinkSubject, SHRINKING_USAGE,
+};
 pub use stats::{geomean, median, Bound, Estimate, Run, Stats};
 pub use table::{geomean_row, table, table_head, table_notes, table_row, Columns};
 pub use units::{parse_duration, secs, thousands};

@@ -55,7 +55,8 @@ impl<T: Send + Sync + 'static> Hunt<'_, T> {
     /// `found` (a violation of `ready`'s test) made about the smallest test found that
     /// fails the same way: its failure, interleaving and reproducers; the counts, time and
     /// replay token of the find stay, and `shrunk` says what was done and keeps the
-    /// original reproducer. `found` unchanged when no candidate fails.
+    /// original reproducer. When no candidate fails, `found` as it was, with `shrunk`
+    /// saying so (`smaller: false`, the same number of calls before and after).
     pub(super) fn shrink(&mut self, ready: &ReadyTest, found: Violation) -> Violation {
         let start = Instant::now();
         let until = start + self.shrink_time;
@@ -78,10 +79,22 @@ impl<T: Send + Sync + 'static> Hunt<'_, T> {
             break;
         }
         let Some((test, smaller)) = current else {
-            return found;
+            let shrunk = Shrunk {
+                smaller: false,
+                from_calls: ready.test.len(),
+                to_calls: ready.test.len(),
+                candidates: tried,
+                time: start.elapsed(),
+                original: found.reproducer.clone(),
+            };
+            return Violation {
+                shrunk: Some(shrunk),
+                ..found
+            };
         };
         Violation {
             shrunk: Some(Shrunk {
+                smaller: true,
                 from_calls: ready.test.len(),
                 to_calls: test.len(),
                 candidates: tried,

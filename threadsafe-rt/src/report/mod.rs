@@ -142,13 +142,17 @@ pub struct Violation {
     pub replay: Option<String>,
     /// The failing interleaving as a `#[test]` whose [gates](crate::gates) enforce it on
     /// free-running threads, so it fails every run: the regression test to keep (a panic
-    /// found under control only).
+    /// or wrong results found under control only). Where the trace cannot tell which thread
+    /// ran (one held at a lock may have blocked there or run on unseen), it follows the
+    /// trace as it is and may not fail.
     pub gated: Option<String>,
     /// The [`schedule!`](crate::schedule) entries of [`gated`](Violation::gated).
     pub schedule: Option<Vec<String>>,
-    /// When a smaller test fails the same way: how it was found, and the reproducer of the
-    /// test as first found. The failure, interleaving and reproducers above are then the
-    /// smaller test's; the counts, time and replay token are the find's.
+    /// What shrinking did ([`Config::shrink`](crate::Config::shrink); `None` when it is
+    /// off): how many smaller tests it tried, for how long, and whether one fails the same
+    /// way. When one does ([`Shrunk::smaller`]), the failure, interleaving and reproducers
+    /// above are the smallest such test's, and the counts, time and replay token the
+    /// find's; [`Shrunk::original`] keeps the reproducer of the test as first found.
     pub shrunk: Option<Shrunk>,
 }
 
@@ -156,6 +160,9 @@ pub struct Violation {
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub struct Shrunk {
+    /// Whether a smaller test fails the same way (else the violation is the find as it
+    /// was, and [`to_calls`](Shrunk::to_calls) is [`from_calls`](Shrunk::from_calls)).
+    pub smaller: bool,
     /// Calls of the test as first found (prefix, threads, post part).
     pub from_calls: usize,
     /// Calls of the smallest test that fails the same way.
@@ -360,7 +367,11 @@ impl fmt::Display for Report {
             }
         }
         self.fmt_notes(f)?;
-        if let Some(s) = self.violation().and_then(|v| v.shrunk.as_ref()) {
+        if let Some(s) = self
+            .violation()
+            .and_then(|v| v.shrunk.as_ref())
+            .filter(|s| s.smaller)
+        {
             writeln!(
                 f,
                 "\nThe test as first found ({} calls; the reproducer above is the smallest that \
@@ -417,18 +428,26 @@ impl Violation {
                 "free-running threads"
             }
         )?;
-        if let Some(s) = &self.shrunk {
-            writeln!(
+        match &self.shrunk {
+            Some(s) if s.smaller => writeln!(
                 f,
                 "  shrunk:  from {} calls to {} ({} smaller tests tried, {:.3} s); the test as first found is below",
                 s.from_calls,
                 s.to_calls,
                 s.candidates,
                 s.time.as_secs_f64()
-            )?;
+            )?,
+            Some(s) => writeln!(
+                f,
+                "  shrunk:  no smaller test fails the same way ({} calls; {} smaller tests tried, {:.3} s)",
+                s.from_calls,
+                s.candidates,
+                s.time.as_secs_f64()
+            )?,
+            None => {}
         }
         if let Some(token) = &self.replay {
-            let what = if self.shrunk.is_some() {
+            let what = if self.shrunk.as_ref().is_some_and(|s| s.smaller) {
                 "the execution as first found"
             } else {
                 "exactly this execution"

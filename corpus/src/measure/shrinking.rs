@@ -1,0 +1,463 @@
+//! What the shrinking benchmark (`cargo bench -p threadsafe-corpus --bench shrinking`)
+//! computes and prints: per find, the calls and reproducer lines before and after shrinking
+//! and the time it took; per subject their medians; over all finds the median and the worst.
+
+use std::fmt::Write as _;
+use std::time::Duration;
+
+use threadsafe_rt::Violation;
+
+use super::cli::{parse_selection, Selection};
+use super::header::machine_line;
+use super::stats::median;
+use super::units::{parse_duration, secs};
+
+/// What `--help` prints.
+pub const SHRINKING_USAGE: &str = "\
+how far shrinking takes the corpus's finds, and what it costs
+
+usage: cargo bench -p threadsafe-corpus --bench shrinking -- [options]
+
+  --subjects NAME,NAME|all   subjects by name or id (default: all)
+  --seeds N                  seeds 0..N per subject (default: 5)
+  --budget DURATION          budget of each check (default: 10s; shrinking gets half of
+                             it, 0.3 s to 10 s, on top of the time to bug)
+  --quick                    short run: string_buffer, synchronized_map, null_appender,
+                             2 seeds, budget 2s (flags given override)
+  --help                     this text
+
+DURATION: 500ms, 2s, 1.5s, 10m, or a number of seconds.";
+
+/// The settings of a run, from the command line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShrinkSettings {
+    /// The subjects.
+    pub subjects: Selection,
+    /// Seeds `0..seeds` per subject.
+    pub seeds: u64,
+    /// Budget of each check.
+    pub budget: Duration,
+    /// `--quick` was given.
+    pub quick: bool,
+    /// `--bench` was given (under `cargo test` it is not, and the benchmark does nothing).
+    pub under_bench: bool,
+}
+
+/// What the command line asks for: the settings, or `None` for `--help`. The error says
+/// what is wrong (exit code 2).
+pub fn parse_shrinking_args<I, S>(args: I) -> Result<Option<ShrinkSettings>, String>
+where
+    I: IntoIterator<Item = S>,
+    S: Into<String>,
+{
+    let (mut subjects, mut seeds, mut budget) = (None, None, None);
+    let (mut quick, mut under_bench) = (false, false);
+    let mut args = args.into_iter().map(Into::into);
+    while let Some(arg) = args.next() {
+        let (flag, inline) = match arg.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f.to_string(), Some(v.to_string())),
+            _ => (arg.clone(), None),
+        };
+        if !matches!(flag.as_str(), "--subjects" | "--seeds" | "--budget") {
+            if inline.is_some() {
+                return Err(format!("`{flag}` takes no value, in `{arg}`"));
+            }
+            match flag.as_str() {
+                "--quick" => quick = true,
+                "--bench" => under_bench = true,
+                "--help" | "-h" => return Ok(None),
+                _ => return Err(format!("unknown argument `{arg}`")),
+            }
+            continue;
+        }
+        let value = match inline.or_else(|| args.next()) {
+            Some(v) if !v.starts_with("--") => v,
+            _ => return Err(format!("`{flag}` needs a value")),
+        };
+        let bad = |what: &str| format!("`{flag} {value}`: {what}");
+        match flag.as_str() {
+            "--subjects" => subjects = Some(parse_selection(&value).map_err(|e| bad(&e))?),
+            "--seeds" => match value.trim().parse::<u64>() {
+                Ok(n) if n > 0 => seeds = Some(n),
+                _ => return Err(bad("expected a positive number of seeds")),
+            },
+            _ => budget = Some(parse_duration(&value).map_err(|e| bad(&e))?),
+        }
+    }
+    Ok(Some(ShrinkSettings {
+        subjects: subjects.unwrap_or(if quick {
+            Selection::Quick
+        } else {
+            Selection::All
+        }),
+        seeds: seeds.unwrap_or(if quick { 2 } else { 5 }),
+        budget: budget.unwrap_or(Duration::from_secs(if quick { 2 } else { 10 })),
+        quick,
+        under_bench,
+    }))
+}
+
+/// One find and what shrinking made of it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShrinkFind {
+    /// The check's seed.
+    pub seed: u64,
+    /// Whether a smaller test failed the same way.
+    pub smaller: bool,
+    /// Calls of the test as found (prefix, threads, post part).
+    pub calls_before: usize,
+    /// Calls of the test the report shows.
+    pub calls_after: usize,
+    /// Lines of the reproducer of the test as found.
+    pub lines_before: usize,
+    /// Lines of the reproducer the report shows.
+    pub lines_after: usize,
+    /// Smaller tests tried.
+    pub candidates: usize,
+    /// Time to bug, seconds.
+    pub time_to_bug: f64,
+    /// Time spent shrinking, seconds.
+    pub shrink: f64,
+}
+
+impl ShrinkFind {
+    /// The find of `v` with `seed`; `None` when the violation says nothing of shrinking
+    /// (shrinking was off).
+    pub fn of(seed: u64, v: &Violation) -> Option<ShrinkFind> {
+        let s = v.shrunk.as_ref()?;
+        Some(ShrinkFind {
+            seed,
+            smaller: s.smaller,
+            calls_before: s.from_calls,
+            calls_after: s.to_calls,
+            lines_before: s.original.lines().count(),
+            lines_after: v.reproducer.lines().count(),
+            candidates: s.candidates,
+            time_to_bug: v.time_to_bug.as_secs_f64(),
+            shrink: s.time.as_secs_f64(),
+        })
+    }
+
+    /// Shrinking's share of the time from the check's start to the report: shrink time over
+    /// time to bug plus shrink time.
+    pub fn share(&self) -> f64 {
+        let whole = self.time_to_bug + self.shrink;
+        if whole > 0.0 {
+            self.shrink / whole
+        } else {
+            0.0
+        }
+    }
+}
+
+/// What was measured on one subject.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShrinkSubject {
+    /// The paper's identifier.
+    pub id: String,
+    /// The subject's short name.
+    pub name: String,
+    /// Checks run (one per seed).
+    pub checks: usize,
+    /// The finds of the subject's bug.
+    pub finds: Vec<ShrinkFind>,
+}
+
+/// A count as the table prints it: `7`, or `7.5` for a median between two.
+fn count(v: f64) -> String {
+    if v.fract() == 0.0 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.1}")
+    }
+}
+
+/// A share as a percentage: `42%`, `0.4%`.
+fn percent(v: f64) -> String {
+    let p = v * 100.0;
+    if p > 0.0 && p < 1.0 {
+        format!("{p:.1}%")
+    } else {
+        format!("{p:.0}%")
+    }
+}
+
+/// How the cells of a row come from its finds: medians, or each column's largest value.
+#[derive(Clone, Copy)]
+enum Pick {
+    Median,
+    Largest,
+}
+
+fn pick(finds: &[&ShrinkFind], how: Pick, f: impl Fn(&ShrinkFind) -> f64) -> Option<f64> {
+    let v: Vec<f64> = finds.iter().map(|x| f(x)).collect();
+    match how {
+        Pick::Median => median(&v),
+        Pick::Largest => v.into_iter().reduce(f64::max),
+    }
+}
+
+/// The cells after the subject's: calls, lines, shrink time and share; `–` with no find.
+fn cells(finds: &[&ShrinkFind], how: Pick) -> String {
+    let arrow = |a: Option<f64>, b: Option<f64>| match (a, b) {
+        (Some(a), Some(b)) => format!("{} → {}", count(a), count(b)),
+        _ => "–".to_string(),
+    };
+    format!(
+        "{} | {} | {} | {}",
+        arrow(
+            pick(finds, how, |f| f.calls_before as f64),
+            pick(finds, how, |f| f.calls_after as f64)
+        ),
+        arrow(
+            pick(finds, how, |f| f.lines_before as f64),
+            pick(finds, how, |f| f.lines_after as f64)
+        ),
+        pick(finds, how, |f| f.shrink).map_or_else(|| "–".to_string(), secs),
+        pick(finds, how, ShrinkFind::share).map_or_else(|| "–".to_string(), percent),
+    )
+}
+
+/// The head of the table.
+pub fn shrinking_table_head() -> String {
+    "| id | subject | found | smaller | calls before → after | reproducer lines before → after | shrink time | shrink share |\n\
+     |---|---|---|---|---|---|---|---|\n"
+        .to_string()
+}
+
+/// One subject's row: its finds and those shrunk smaller, then the medians.
+pub fn shrinking_row(s: &ShrinkSubject) -> String {
+    let finds: Vec<&ShrinkFind> = s.finds.iter().collect();
+    format!(
+        "| {} | {} | {}/{} | {}/{} | {} |\n",
+        s.id,
+        s.name,
+        finds.len(),
+        s.checks,
+        finds.iter().filter(|f| f.smaller).count(),
+        finds.len(),
+        cells(&finds, Pick::Median)
+    )
+}
+
+/// The two rows over every find of every subject: the medians, and each column's largest
+/// value.
+pub fn shrinking_summary_rows(subjects: &[ShrinkSubject]) -> String {
+    let finds: Vec<&ShrinkFind> = subjects.iter().flat_map(|s| &s.finds).collect();
+    let checks: usize = subjects.iter().map(|s| s.checks).sum();
+    let smaller = finds.iter().filter(|f| f.smaller).count();
+    format!(
+        "|  | **median, all {n} finds** | {n}/{checks} | {smaller}/{n} | {} |\n\
+         |  | **worst (largest)** |  |  | {} |\n",
+        cells(&finds, Pick::Median),
+        cells(&finds, Pick::Largest),
+        n = finds.len(),
+    )
+}
+
+/// The whole table: a row per subject, then the summary rows.
+pub fn shrinking_table(subjects: &[ShrinkSubject]) -> String {
+    let mut out = shrinking_table_head();
+    for s in subjects {
+        out.push_str(&shrinking_row(s));
+    }
+    out.push_str(&shrinking_summary_rows(subjects));
+    out
+}
+
+/// The summary alone (head and the two rows over all finds), as the README shows it.
+pub fn shrinking_summary(subjects: &[ShrinkSubject]) -> String {
+    let head = shrinking_table_head().replacen("| id | subject |", "|  |  |", 1);
+    format!("{head}{}", shrinking_summary_rows(subjects))
+}
+
+/// What the columns mean.
+pub fn shrinking_notes() -> String {
+    "- found: checks that found the subject's bug (a panic in its file, or a deadlock); \
+     smaller: finds for which a smaller test failed the same way (the others keep their test: \
+     before = after).\n\
+     - calls: of the generated test (prefix, threads, post part), as found → as reported; \
+     reproducer lines: of the ready-to-paste `#[test]` of the test as found \
+     (`Shrunk::original`) → of the one the report shows (`Violation::reproducer`).\n\
+     - shrink time: `Shrunk::time`; shrink share: shrink time / (time to bug + shrink time), \
+     the part of the wait for a report that shrinking takes.\n\
+     - per subject: medians over its finds; the summary rows: the median over all finds \
+     pooled, and each column's largest value (not one find's)."
+        .to_string()
+}
+
+/// The run's context, printed above the table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShrinkMeta {
+    /// The date (UTC, `YYYY-MM-DD`).
+    pub date: String,
+    /// Logical cores.
+    pub cores: usize,
+    /// The CPU model.
+    pub cpu: String,
+    /// Load averages at the start.
+    pub load_before: Option<[f64; 3]>,
+    /// Load averages at the end.
+    pub load_after: Option<[f64; 3]>,
+    /// CPU other processes used over the whole run, in cores.
+    pub other_cpu: Option<f64>,
+    /// The command as typed.
+    pub command: String,
+    /// The settings.
+    pub settings: ShrinkSettings,
+    /// The subjects run, by name.
+    pub subjects: Vec<String>,
+    /// Wall time of the whole run.
+    pub wall: Duration,
+}
+
+/// The lines above the table: date, machine, command and settings.
+pub fn shrinking_header(meta: &ShrinkMeta) -> String {
+    let s = &meta.settings;
+    let mut out = String::new();
+    let _ = writeln!(out, "## shrinking ({})", meta.date);
+    let _ = writeln!(out);
+    let _ = writeln!(
+        out,
+        "{}",
+        machine_line(
+            meta.cores,
+            &meta.cpu,
+            meta.load_before,
+            meta.load_after,
+            meta.other_cpu
+        )
+    );
+    let _ = writeln!(out, "- command: `{}`", meta.command);
+    let _ = writeln!(
+        out,
+        "- settings: seeds 0..{}, budget {} per check, the tool = Config::default() with seed and budget, results = false (as time_to_bug), shrinking on (its default){}",
+        s.seeds,
+        secs(s.budget.as_secs_f64()),
+        if s.quick { "; quick mode" } else { "" }
+    );
+    let _ = writeln!(out, "- subjects: {}", meta.subjects.join(", "));
+    let _ = writeln!(out, "- wall time: {}", secs(meta.wall.as_secs_f64()));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn find(
+        seed: u64,
+        calls: (usize, usize),
+        lines: (usize, usize),
+        ttb: f64,
+        sh: f64,
+    ) -> ShrinkFind {
+        ShrinkFind {
+            seed,
+            smaller: calls.1 < calls.0,
+            calls_before: calls.0,
+            calls_after: calls.1,
+            lines_before: lines.0,
+            lines_after: lines.1,
+            candidates: 10,
+            time_to_bug: ttb,
+            shrink: sh,
+        }
+    }
+
+    fn subjects() -> Vec<ShrinkSubject> {
+        vec![
+            ShrinkSubject {
+                id: "V1".into(),
+                name: "one".into(),
+                checks: 3,
+                finds: vec![
+                    find(0, (9, 4), (40, 20), 0.1, 0.3),
+                    find(1, (7, 7), (30, 30), 0.2, 0.2),
+                ],
+            },
+            ShrinkSubject {
+                id: "V2".into(),
+                name: "two".into(),
+                checks: 2,
+                finds: vec![find(0, (12, 5), (50, 24), 0.5, 0.5)],
+            },
+            ShrinkSubject {
+                id: "V3".into(),
+                name: "none".into(),
+                checks: 1,
+                finds: vec![],
+            },
+        ]
+    }
+
+    #[test]
+    fn shares_and_formats() {
+        assert_eq!(find(0, (2, 2), (1, 1), 0.1, 0.3).share(), 0.3 / 0.4);
+        assert_eq!(find(0, (2, 2), (1, 1), 0.0, 0.0).share(), 0.0);
+        assert_eq!(count(7.0), "7");
+        assert_eq!(count(7.5), "7.5");
+        assert_eq!(percent(0.4231), "42%");
+        assert_eq!(percent(0.004), "0.4%");
+        assert_eq!(percent(0.0), "0%");
+    }
+
+    #[test]
+    fn rows_are_medians_and_the_worst_is_each_columns_largest() {
+        let s = subjects();
+        let rows = shrinking_table(&s);
+        let lines: Vec<&str> = rows.lines().collect();
+        assert_eq!(lines.len(), 2 + 3 + 2, "{rows}");
+        assert_eq!(
+            lines[2],
+            "| V1 | one | 2/3 | 1/2 | 8 → 5.5 | 35 → 25 | 0.250 s | 62% |"
+        );
+        assert_eq!(lines[4], "| V3 | none | 0/1 | 0/0 | – | – | – | – |");
+        assert_eq!(
+            lines[5],
+            "|  | **median, all 3 finds** | 3/6 | 2/3 | 9 → 5 | 40 → 24 | 0.300 s | 50% |"
+        );
+        assert_eq!(
+            lines[6],
+            "|  | **worst (largest)** |  |  | 12 → 7 | 50 → 30 | 0.500 s | 75% |"
+        );
+        let summary = shrinking_summary(&s);
+        assert!(summary.starts_with("|  |  | found |"), "{summary}");
+        assert_eq!(summary.lines().count(), 4, "{summary}");
+    }
+
+    #[test]
+    fn arguments() {
+        let run = |a: &[&str]| parse_shrinking_args(a.iter().copied()).unwrap().unwrap();
+        let d = run(&["--bench"]);
+        assert!(d.under_bench && !d.quick);
+        assert_eq!(
+            (d.subjects, d.seeds, d.budget),
+            (Selection::All, 5, Duration::from_secs(10))
+        );
+        let q = run(&["--quick", "--seeds=3"]);
+        assert_eq!(
+            (q.subjects, q.seeds, q.budget),
+            (Selection::Quick, 3, Duration::from_secs(2))
+        );
+        let s = run(&["--subjects", "V7,logger", "--budget", "3s"]);
+        assert_eq!(
+            s.subjects,
+            Selection::Named(vec!["V7".into(), "logger".into()])
+        );
+        assert_eq!(s.budget, Duration::from_secs(3));
+        assert_eq!(parse_shrinking_args(["--help"]), Ok(None));
+        for bad in [
+            &["--twin-budget", "1s"][..],
+            &["--seeds", "0"],
+            &["--budget"],
+            &["--quick=yes"],
+            &["--subjects", "a,,b"],
+        ] {
+            assert!(
+                parse_shrinking_args(bad.iter().copied()).is_err(),
+                "{bad:?}"
+            );
+        }
+    }
+}
