@@ -2,7 +2,7 @@
 // controlled find with seed 2. UPDATE_SNAPSHOTS=1 rewrites this file.
 use threadsafe_corpus::jdk::concurrent_hash_map::ConcurrentHashMap;
 
-/// Found by threadsafe (seed 2): panic in thread 2, in `put_all`, at corpus/src/jdk/concurrent_hash_map.rs:175:31: NullPointerException: a listed key has no value.
+/// Found by threadsafe (seed 2): panic in thread 2, in `put_all`, at corpus/src/jdk/concurrent_hash_map.rs:176:31: NullPointerException: a listed key has no value.
 /// The failure needs an unlucky schedule, so the scenario is repeated; a deadlock hangs.
 #[allow(dead_code)]
 pub fn concurrent_hash_map_thread_safety_violation() {
@@ -29,20 +29,20 @@ pub fn concurrent_hash_map_thread_safety_violation() {
     }
 }
 
-/// Found by threadsafe (seed 2): panic in thread 2, in `put_all`, at corpus/src/jdk/concurrent_hash_map.rs:175:31: NullPointerException: a listed key has no value.
+/// Found by threadsafe (seed 2): panic in thread 2, in `put_all`, at corpus/src/jdk/concurrent_hash_map.rs:176:31: NullPointerException: a listed key has no value.
 /// The gates hold each thread where the failing controlled run switched away from it.
 pub fn concurrent_hash_map_gated() {
     let cut = ConcurrentHashMap::new();
     let cut1 = ConcurrentHashMap::from_entries(vec![(String::from("ab"), -100i32)]);
     let schedule = threadsafe_rt::schedule!(
-        "t2: fn keys@154#1"
-        -> "t1: fn clear@141#1"
-        -> "t1: fn clear@142#2"
-        -> "t2: fn keys@154#1"
-        -> "t2: fn get@95#1"
-        -> "t1: fn clear@142#2"
+        "t2: fn keys@155#1"
+        -> "t1: fn clear@142#1"
+        -> "t1: fn clear@143#2"
+        -> "t2: fn keys@155#1"
+        -> "t2: fn get@96#1"
+        -> "t1: fn clear@143#2"
         -> "t1: end"
-        -> "t2: fn get@95#1"
+        -> "t2: fn get@96#1"
     );
     let outcome = threadsafe_rt::gates::run(schedule, |s| {
         s.spawn("t1", || {

@@ -2,7 +2,7 @@
 // controlled find with seed 0. UPDATE_SNAPSHOTS=1 rewrites this file.
 use threadsafe_corpus::jdk::logger::Logger;
 
-/// Found by threadsafe (seed 0): panic in thread 2, in `warning`, at corpus/src/jdk/logger.rs:197:13: NullPointerException: handler 0 is gone (there are 0 handlers).
+/// Found by threadsafe (seed 0): panic in thread 2, in `warning`, at corpus/src/jdk/logger.rs:198:13: NullPointerException: handler 0 is gone (there are 0 handlers).
 /// The failure needs an unlucky schedule, so the scenario is repeated; a deadlock hangs.
 #[allow(dead_code)]
 pub fn logger_thread_safety_violation() {
@@ -28,19 +28,19 @@ pub fn logger_thread_safety_violation() {
     }
 }
 
-/// Found by threadsafe (seed 0): panic in thread 2, in `warning`, at corpus/src/jdk/logger.rs:197:13: NullPointerException: handler 0 is gone (there are 0 handlers).
+/// Found by threadsafe (seed 0): panic in thread 2, in `warning`, at corpus/src/jdk/logger.rs:198:13: NullPointerException: handler 0 is gone (there are 0 handlers).
 /// The gates hold each thread where the failing controlled run switched away from it.
 pub fn logger_gated() {
     let cut = Logger::with_handler("", "hello world");
     let schedule = threadsafe_rt::schedule!(
-        "t2: fn is_loggable@86#1"
-        -> "t1: fn remove_handler@109#1"
-        -> "t1: fn remove_handler@109#1"
-        -> "t2: fn is_loggable@86#1"
-        -> "t2: fn log@139#1"
-        -> "t1: fn remove_handler@109#1"
+        "t2: fn is_loggable@87#1"
+        -> "t1: fn remove_handler@110#1"
+        -> "t1: fn remove_handler@110#1"
+        -> "t2: fn is_loggable@87#1"
+        -> "t2: fn log@140#1"
+        -> "t1: fn remove_handler@110#1"
         -> "t1: end"
-        -> "t2: fn log@139#1"
+        -> "t2: fn log@140#1"
     );
     let outcome = threadsafe_rt::gates::run(schedule, |s| {
         s.spawn("t1", || {
