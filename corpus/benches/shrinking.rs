@@ -40,11 +40,11 @@ fn hunt(
     seed: u64,
     settings: &ShrinkSettings,
 ) -> Result<Option<ShrinkFind>, String> {
-    let config = measure::tool_config(seed, settings.budget);
+    let config = measure::tool_config(subject.bug, seed, settings.budget);
     let report = catch_unwind(AssertUnwindSafe(|| (subject.check_buggy)(&config)))
         .map_err(|payload| format!("the check panicked: {}", measure::panic_message(&*payload)))?;
     match &report.verdict {
-        Verdict::Violation(v) if measure::is_the_bug(subject.file, &v.failure) => {
+        Verdict::Violation(v) if measure::is_the_bug(subject.bug, subject.file, &v.failure) => {
             ShrinkFind::of(seed, v)
                 .map(Some)
                 .ok_or_else(|| format!("a find without `shrunk` (is shrinking off?):\n{report}"))

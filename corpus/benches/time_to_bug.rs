@@ -67,7 +67,7 @@ use threadsafe_corpus::measure::{
     self, Columns, CoverageCounts, CpuMeter, GuideResult, JobsResult, Meta, Run, Settings,
     SubjectResult, TwinCheck,
 };
-use threadsafe_corpus::Subject;
+use threadsafe_corpus::{BugKind, Subject};
 use threadsafe_rt::{Config, Executor, Guide, Report, ScheduleMode, Verdict};
 
 /// How the buggy type is checked.
@@ -93,10 +93,10 @@ impl Mode {
         }
     }
 
-    fn config(self, seed: u64, budget: Duration) -> Config {
+    fn config(self, bug: BugKind, seed: u64, budget: Duration) -> Config {
         // The paper's oracle for the buggy types (see `measure::tool_config`); the twins
         // are checked with results compared (see `twin`).
-        let mut c = measure::tool_config(seed, budget);
+        let mut c = measure::tool_config(bug, seed, budget);
         match self {
             Mode::Tool => {}
             Mode::Paper => {
@@ -136,7 +136,7 @@ impl Progress {
 
 /// One check of the buggy type.
 fn hunt(subject: &Subject, mode: Mode, seed: u64, budget: Duration, p: &mut Progress) -> Run {
-    let config = mode.config(seed, budget);
+    let config = mode.config(subject.bug, seed, budget);
     let report = catch_unwind(AssertUnwindSafe(|| (subject.check_buggy)(&config)));
     let mut run = Run::missed(seed, budget);
     let outcome = match report {
@@ -151,7 +151,7 @@ fn hunt(subject: &Subject, mode: Mode, seed: u64, budget: Duration, p: &mut Prog
             why
         }
         Ok(report) => match &report.verdict {
-            Verdict::Violation(v) if measure::is_the_bug(subject.file, &v.failure) => {
+            Verdict::Violation(v) if measure::is_the_bug(subject.bug, subject.file, &v.failure) => {
                 run = Run::found(
                     seed,
                     v.time_to_bug.as_secs_f64(),
@@ -239,7 +239,7 @@ fn naive(subject: &Subject, seed: u64, budget: Duration, p: &mut Progress) -> Ru
 /// One check of the correct twin (`mode` is the tool, or the tool with a guide): whether
 /// it reported a violation, and the MAP-coverage it reached.
 fn twin(subject: &Subject, mode: Mode, seed: u64, budget: Duration, p: &mut Progress) -> TwinCheck {
-    let mut config = mode.config(seed, budget);
+    let mut config = mode.config(subject.bug, seed, budget);
     // A twin is held to the default oracle, results compared: nothing may be reported on a
     // correct type, whichever oracle finds the subject's bug.
     config.results = true;

@@ -1,6 +1,7 @@
 //! The benchmark corpus of `threadsafe`: a Rust counterpart of each of the 20 subjects of
 //! MAPTest (Wang et al., ASE 2019, Table II) and of ConTeGe's MedlineSentenceModel (Pradel &
-//! Gross, PLDI 2012, Table 1), each with a correct twin.
+//! Gross, PLDI 2012, Table 1), each with a correct twin; and seven subjects whose only
+//! symptom is a wrong result ([`results`], `W1` … `W7`), for the results oracle.
 //!
 //! Every subject keeps the original's kind of bug (an atomicity violation, a race between
 //! separately locked fields, a lock-order deadlock, a failure the code signals itself) and the
@@ -45,6 +46,8 @@ pub enum BugKind {
     DataRace,
     /// Two locks taken in opposite orders by two threads.
     Deadlock,
+    /// Nothing panics or hangs: a result no sequential order gives (`W` subjects).
+    WrongResult,
 }
 
 impl BugKind {
@@ -54,6 +57,7 @@ impl BugKind {
             BugKind::Atomicity => "atomicity",
             BugKind::DataRace => "data race",
             BugKind::Deadlock => "deadlock",
+            BugKind::WrongResult => "wrong result",
         }
     }
 }
@@ -62,7 +66,8 @@ impl BugKind {
 /// buggy pair of calls.
 #[derive(Clone, Copy)]
 pub struct Subject {
-    /// The paper's identifier: `V1` … `V20` for MAPTest, `C6` for ConTeGe's Medline.
+    /// The paper's identifier: `V1` … `V20` for MAPTest, `C6` for ConTeGe's Medline; `W1` …
+    /// `W7` for the wrong-result subjects.
     pub id: &'static str,
     /// A short name for flags and tables, e.g. `string_buffer`.
     pub name: &'static str,
@@ -83,7 +88,8 @@ pub struct Subject {
     pub naive: fn(Duration) -> Option<Duration>,
 }
 
-/// Every subject, in the papers' order (`V1` … `V20`, then `C6`).
+/// Every subject, in the papers' order (`V1` … `V20`, then `C6`), then the wrong-result
+/// subjects (`W1` … `W7`).
 pub fn all() -> Vec<Subject> {
     let mut all = Vec::new();
     all.extend(dbcp::subjects());
@@ -92,16 +98,17 @@ pub fn all() -> Vec<Subject> {
     all.extend(log4j::subjects());
     all.extend(xstream::subjects());
     all.extend(medline::subjects());
+    all.extend(results::subjects());
     all.sort_by_key(|s| order(s.id));
     all
 }
 
-/// `V7` → 7, `C6` → 100 + 6: the papers' order.
+/// `V7` → 7, `C6` → 100 + 6, `W3` → 200 + 3: the papers' order, then ours.
 fn order(id: &str) -> u32 {
     let n = id[1..].parse::<u32>().unwrap_or(0);
-    if id.starts_with('V') {
-        n
-    } else {
-        100 + n
+    match id.as_bytes()[0] {
+        b'V' => n,
+        b'C' => 100 + n,
+        _ => 200 + n,
     }
 }

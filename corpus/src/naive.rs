@@ -39,6 +39,43 @@ where
     A: Fn(&S) + Send + Sync + 'static,
     B: Fn(&S) + Send + Sync + 'static,
 {
+    race_checked(budget, iters, fresh, a, b, |_| true)
+}
+
+/// [`race`] for a bug whose symptom is a wrong result: after each round, once both threads
+/// are done, `holds` looks at the instance (and whatever the calls recorded in it), and a
+/// round where it is false fails the test, as an `assert!` after the threads join would.
+///
+/// ```
+/// use std::sync::atomic::{AtomicU32, Ordering};
+/// use std::time::Duration;
+///
+/// // A correct counter, looked at after each round: two increments make 2, every round.
+/// let found = threadsafe_corpus::naive::race_checked(
+///     Duration::from_millis(50),
+///     1,
+///     || AtomicU32::new(0),
+///     |c| { c.fetch_add(1, Ordering::SeqCst); },
+///     |c| { c.fetch_add(1, Ordering::SeqCst); },
+///     |c| c.load(Ordering::SeqCst) == 2,
+/// );
+/// assert_eq!(found, None);
+/// ```
+pub fn race_checked<S, F, A, B, H>(
+    budget: Duration,
+    iters: usize,
+    fresh: F,
+    a: A,
+    b: B,
+    holds: H,
+) -> Option<Duration>
+where
+    S: Send + Sync + 'static,
+    F: Fn() -> S,
+    A: Fn(&S) + Send + Sync + 'static,
+    B: Fn(&S) + Send + Sync + 'static,
+    H: Fn(&S) -> bool,
+{
     let shared = Arc::new(Shared {
         state: Mutex::new(None),
         round: AtomicUsize::new(0),
@@ -73,7 +110,8 @@ where
                 return Some(start.elapsed());
             }
         }
-        if shared.failed.load(Ordering::SeqCst) {
+        let state = shared.state.lock().unwrap().clone();
+        if shared.failed.load(Ordering::SeqCst) || !state.is_some_and(|s| holds(&s)) {
             outcome = Some(start.elapsed());
             break 'rounds;
         }

@@ -5,25 +5,30 @@ use std::time::Duration;
 
 use threadsafe_rt::{Config, Failure};
 
+use crate::BugKind;
+
 use super::location::{location_file, same_file};
 
-/// The tool as it ships, with `seed` and `budget`, and the paper's oracle: the subjects'
-/// bugs are the papers' panics and deadlocks, and a find counts when it is that panic or
-/// deadlock ([`is_the_bug`]). The twins, linearizable, are held to the default oracle by
-/// the harness (results compared). The results oracle's own finds are measured on the
-/// wrong-result subjects (`tests/tests/finds_wrong_results.rs`).
-pub fn tool_config(seed: u64, budget: Duration) -> Config {
+/// The tool as it ships, with `seed` and `budget`, and the oracle that the subject's kind
+/// of bug asks for: the paper's (panics and deadlocks) for the papers' subjects, whose
+/// bugs are panics and deadlocks and whose finds count when they are that panic or
+/// deadlock ([`is_the_bug`]); results compared for the wrong-result subjects. The harness
+/// holds every twin to results compared.
+pub fn tool_config(bug: BugKind, seed: u64, budget: Duration) -> Config {
     let mut c = Config::default();
     c.seed = seed;
     c.budget = budget;
-    c.results = false;
+    c.results = bug == BugKind::WrongResult;
     c
 }
 
-/// True when `failure` is the bug of the subject whose buggy type is in `file`: a panic
-/// located in that file, or a deadlock.
-pub fn is_the_bug(file: &str, failure: &Failure) -> bool {
+/// True when `failure` is the bug of the subject of kind `bug` whose buggy type is in
+/// `file`: a panic located in that file, or a deadlock; for a wrong-result subject, results
+/// no sequential order gives.
+pub fn is_the_bug(bug: BugKind, file: &str, failure: &Failure) -> bool {
     match failure {
+        Failure::Results { .. } => bug == BugKind::WrongResult,
+        _ if bug == BugKind::WrongResult => false,
         Failure::Panic { location, .. } => same_file(location_file(location), file),
         Failure::Deadlock { .. } => true,
         _ => false,
@@ -62,15 +67,24 @@ mod tests {
             location: location.into(),
             message: "boom".into(),
         };
-        assert!(is_the_bug(file, &panic_at("corpus/src/jdk/logger.rs:10:5")));
-        assert!(!is_the_bug(file, &panic_at("library/core/src/x.rs:1:1")));
         assert!(is_the_bug(
+            BugKind::Atomicity,
+            file,
+            &panic_at("corpus/src/jdk/logger.rs:10:5")
+        ));
+        assert!(!is_the_bug(
+            BugKind::Atomicity,
+            file,
+            &panic_at("library/core/src/x.rs:1:1")
+        ));
+        assert!(is_the_bug(
+            BugKind::Deadlock,
             file,
             &Failure::Deadlock {
                 blocked: Vec::new()
             }
         ));
-        let c = tool_config(3, Duration::from_secs(2));
+        let c = tool_config(BugKind::Deadlock, 3, Duration::from_secs(2));
         assert_eq!(
             (c.seed, c.budget, c.results),
             (3, Duration::from_secs(2), false)
@@ -85,5 +99,39 @@ mod tests {
         assert_eq!(panic_message(&*payload), "static");
         let payload: Box<dyn std::any::Any + Send> = Box::new(String::from("owned"));
         assert_eq!(panic_message(&*payload), "owned");
+    }
+
+    fn panic_at(location: &str) -> Failure {
+        Failure::Panic {
+            thread: "thread 1".into(),
+            method: "m".into(),
+            location: location.into(),
+            message: "boom".into(),
+        }
+    }
+
+    fn wrong_results() -> Failure {
+        Failure::Results {
+            calls: vec!["after the threads joined cut.get() -> 1".into()],
+            table: String::new(),
+        }
+    }
+
+    #[test]
+    fn a_find_counts_when_it_is_the_kind_of_bug_the_subject_has() {
+        let file = "corpus/src/jdk/string_buffer.rs";
+        let here = panic_at("corpus/src/jdk/string_buffer.rs:67:35");
+        let elsewhere = panic_at("corpus/src/jdk/vector_1_4.rs:10:5");
+        assert!(is_the_bug(BugKind::Atomicity, file, &here));
+        assert!(!is_the_bug(BugKind::Atomicity, file, &elsewhere));
+        assert!(!is_the_bug(BugKind::Atomicity, file, &wrong_results()));
+        assert!(is_the_bug(BugKind::WrongResult, file, &wrong_results()));
+        assert!(!is_the_bug(BugKind::WrongResult, file, &here));
+    }
+
+    #[test]
+    fn only_wrong_result_subjects_are_checked_with_results_compared() {
+        assert!(tool_config(BugKind::WrongResult, 1, Duration::from_secs(1)).results);
+        assert!(!tool_config(BugKind::Deadlock, 1, Duration::from_secs(1)).results);
     }
 }

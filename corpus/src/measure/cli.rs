@@ -9,8 +9,14 @@ use threadsafe_rt::Guide;
 use super::guides::{GUIDES, GUIDE_TWIN_SEEDS};
 use super::units::parse_duration;
 
-/// The subjects `--quick` runs, those of them that are registered.
-pub const QUICK_SUBJECTS: [&str; 3] = ["string_buffer", "synchronized_map", "null_appender"];
+/// The subjects `--quick` runs, those of them that are registered: a panic, a deadlock, an
+/// atomicity violation the paper's oracle sees, and a wrong result.
+pub const QUICK_SUBJECTS: [&str; 4] = [
+    "string_buffer",
+    "synchronized_map",
+    "null_appender",
+    "counter",
+];
 
 /// What `--help` prints.
 pub const USAGE: &str = "\
