@@ -51,7 +51,7 @@ impl fmt::Display for GateDeadlock {
 /// A panic of one of the test's threads.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ThreadPanic {
-    /// The thread's name (`main` for the body of [`run`]).
+    /// The thread's name (`main` for the body of [`run`](crate::gates::run)).
     pub thread: String,
     /// The panic message.
     pub message: String,

@@ -97,7 +97,7 @@ pub enum Ended {
     /// The time budget ran out.
     Budget,
     /// Every feasible memory-access pattern was covered (with
-    /// [`Config::stop_when_covered`]).
+    /// [`Config::stop_when_covered`](crate::Config::stop_when_covered)).
     AllPatternsCovered,
     /// The generator made every test its limits allow, or the check could not run.
     Exhausted,
