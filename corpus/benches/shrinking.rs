@@ -2,9 +2,9 @@
 //!
 //! For every selected subject and seed `0..N` (default 5), the buggy type is checked as
 //! `time_to_bug` checks it (`measure::tool_config`: `Config::default()` with the seed and
-//! budget `B`, default 10 s, and the paper's oracle), shrinking on as it ships. For each find
-//! of the subject's bug (a panic in its file, or a deadlock; anything else is printed as a
-//! WRONG FIND and left out): the calls of the generated test before and after shrinking, the
+//! budget `B`, default 10 s, and the oracle its kind of bug asks for), shrinking on as it
+//! ships. For each find of the subject's bug (a panic in its file, or a deadlock; a wrong
+//! result for the `W` subjects; anything else is printed as a WRONG FIND and left out): the calls of the generated test before and after shrinking, the
 //! lines of the reproducer before (`Shrunk::original`) and after (`Violation::reproducer`),
 //! the shrink time, and its share of time to bug plus shrink time.
 //!

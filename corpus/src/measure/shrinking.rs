@@ -331,7 +331,7 @@ pub fn shrinking_header(meta: &ShrinkMeta) -> String {
     let _ = writeln!(out, "- command: `{}`", meta.command);
     let _ = writeln!(
         out,
-        "- settings: seeds 0..{}, budget {} per check, the tool = Config::default() with seed and budget, results = false (as time_to_bug), shrinking on (its default){}",
+        "- settings: seeds 0..{}, budget {} per check, the tool = Config::default() with seed and budget, the paper's oracle for the papers' subjects and results compared for the wrong-result ones (as time_to_bug), shrinking on (its default){}",
         s.seeds,
         secs(s.budget.as_secs_f64()),
         if s.quick { "; quick mode" } else { "" }
