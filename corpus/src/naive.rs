@@ -185,3 +185,145 @@ fn quiet() -> Restore<impl FnOnce()> {
     std::panic::set_hook(Box::new(|_| {}));
     Restore(Some(move || std::panic::set_hook(previous)))
 }
+
+/// The tight stress loop a user who knows the racing pair writes by hand, the yardstick of
+/// the real-crate subjects: two persistent threads, one calling `a` and one calling `b`, on a
+/// fresh instance per round, released together by a spin flag (no lock, no yield between
+/// them); after both calls, `holds` looks at the instance on the calling thread, as an
+/// `assert!` after the pair would.
+///
+/// A round fails when a call panics, when `holds` is false, or when the round makes no
+/// progress for [`STUCK_AFTER`] (a deadlock; its threads stay behind). Returns the time to
+/// the first failure, or `None` when none came within `budget`. The thread that called this
+/// function only watches (it sleeps between looks), so the two callers have the two cores.
+/// Panic messages are not printed while it runs.
+///
+/// ```
+/// use std::sync::atomic::{AtomicU32, Ordering};
+/// use std::time::Duration;
+///
+/// // A counter whose increment is a load then a store loses an update when the two
+/// // increments overlap; the check after the pair sees 1 instead of 2.
+/// let found = threadsafe_corpus::naive::hand_loop(
+///     Duration::from_secs(10),
+///     || AtomicU32::new(0),
+///     |c| {
+///         let v = c.load(Ordering::SeqCst);
+///         std::thread::yield_now();
+///         c.store(v + 1, Ordering::SeqCst);
+///     },
+///     |c| {
+///         let v = c.load(Ordering::SeqCst);
+///         std::thread::yield_now();
+///         c.store(v + 1, Ordering::SeqCst);
+///     },
+///     |c| c.load(Ordering::SeqCst) == 2,
+/// );
+/// assert!(found.is_some());
+/// ```
+pub fn hand_loop<S, F, A, B, H>(
+    budget: Duration,
+    fresh: F,
+    a: A,
+    b: B,
+    holds: H,
+) -> Option<Duration>
+where
+    S: Send + Sync + 'static,
+    F: Fn() -> S + Send + 'static,
+    A: Fn(&S) + Send + 'static,
+    B: Fn(&S) + Send + 'static,
+    H: Fn(&S) -> bool + Send + 'static,
+{
+    let tight = Arc::new(Tight {
+        instance: Mutex::new(None),
+        round: AtomicUsize::new(0),
+        done: AtomicUsize::new(0),
+        failed: AtomicBool::new(false),
+        over: AtomicBool::new(false),
+        stop: AtomicBool::new(false),
+    });
+    let _quiet = quiet();
+    let start = Instant::now();
+    let helper = {
+        let tight = Arc::clone(&tight);
+        std::thread::spawn(move || {
+            let mut seen = 0;
+            loop {
+                while tight.round.load(Ordering::Acquire) == seen {
+                    if tight.stop.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    std::hint::spin_loop();
+                }
+                seen += 1;
+                let s = tight.current();
+                if catch_unwind(AssertUnwindSafe(|| b(&s))).is_err() {
+                    tight.failed.store(true, Ordering::SeqCst);
+                }
+                drop(s);
+                tight.done.store(seen, Ordering::Release);
+            }
+        })
+    };
+    let caller = {
+        let tight = Arc::clone(&tight);
+        std::thread::spawn(move || {
+            let mut round = 0;
+            while start.elapsed() < budget && !tight.stop.load(Ordering::Relaxed) {
+                let s = Arc::new(fresh());
+                *tight.instance.lock().unwrap_or_else(|e| e.into_inner()) = Some(s.clone());
+                round += 1;
+                tight.round.store(round, Ordering::Release);
+                let panicked = catch_unwind(AssertUnwindSafe(|| a(&s))).is_err();
+                while tight.done.load(Ordering::Acquire) < round {
+                    std::hint::spin_loop();
+                }
+                if panicked || tight.failed.load(Ordering::SeqCst) || !holds(&s) {
+                    tight.failed.store(true, Ordering::SeqCst);
+                    break;
+                }
+            }
+            tight.over.store(true, Ordering::SeqCst);
+        })
+    };
+    let (mut seen, mut since) = (0, Instant::now());
+    let outcome = loop {
+        std::thread::sleep(Duration::from_millis(5));
+        if tight.over.load(Ordering::SeqCst) {
+            break tight.failed.load(Ordering::SeqCst).then(|| start.elapsed());
+        }
+        let now = tight.done.load(Ordering::SeqCst);
+        if now != seen {
+            (seen, since) = (now, Instant::now());
+        } else if since.elapsed() >= STUCK_AFTER {
+            // A deadlock: the stuck threads stay behind; do not join them.
+            tight.stop.store(true, Ordering::SeqCst);
+            return Some(start.elapsed());
+        }
+    };
+    tight.stop.store(true, Ordering::SeqCst);
+    let _ = caller.join();
+    let _ = helper.join();
+    outcome
+}
+
+/// What the two threads of [`hand_loop`] share.
+struct Tight<S> {
+    instance: Mutex<Option<Arc<S>>>,
+    round: AtomicUsize,
+    done: AtomicUsize,
+    failed: AtomicBool,
+    over: AtomicBool,
+    stop: AtomicBool,
+}
+
+impl<S> Tight<S> {
+    fn current(&self) -> Arc<S> {
+        self.instance
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+            .expect("the round's instance is set before the round starts")
+    }
+}
