@@ -32,14 +32,23 @@
 //! and `jobs` set to each count in turn, budget `B`, a find counting as above; one job is
 //! the tool's default, so its runs are the tool's runs. The twins are checked as always.
 //!
+//! With `--oracles`, the two oracles are compared too: for each seed, the buggy type is
+//! checked with results compared and with the paper's oracle (panics and deadlocks only),
+//! budget `B`; the one the subject is checked with anyway (results for the wrong-result
+//! subjects, the paper's for the others) is the tool's run. Under results compared a wrong
+//! result counts as a find on every subject (`measure::is_a_find`: the twins stay quiet with
+//! results compared, so it is the bug, seen earlier); each find records what it saw.
+//!
 //! Output: one progress line per run on stderr; then, on stdout, the date, machine, command
 //! and settings, a markdown table (a row per subject, then geometric means), and notes;
 //! with `--guides`, a second table "Guides" (per guide: finds, median time to bug, the
 //! ratios of the medians, the twin's median MAP-coverage; then geometric means) and its
 //! notes; with `--jobs`, a table "Jobs" (per job count: finds, median time to bug, median
-//! executions to bug; each count's median over the first's; then geometric means). The
+//! executions to bug; each count's median over the first's; then geometric means); with
+//! `--oracles`, a table "Oracles" (per oracle: finds, median time to bug; their ratio; the
+//! finds by a wrong result; then geometric means). The
 //! same data goes to a JSON file (with `--guides`, a `guides` array per subject; with
-//! `--jobs`, a `jobs` array).
+//! `--jobs`, a `jobs` array; with `--oracles`, an `oracles` array).
 //!
 //! ```sh
 //! cargo bench -p threadsafe-corpus --bench time_to_bug                # all, N = 10, B = 10 s, T = 1 s
@@ -50,6 +59,8 @@
 //!     --seeds 10 --budget 10s --twin-budget 1s --json /tmp/guides.json    # no baselines
 //! cargo bench -p threadsafe-corpus --bench time_to_bug -- --subjects V4,C6,V8,V3 \
 //!     --seeds 10 --budget 10s --baselines none --guides none --jobs 1,2   # one job vs two
+//! cargo bench -p threadsafe-corpus --bench time_to_bug -- --seeds 5 --budget 10s \
+//!     --baselines none --guides none --oracles                         # results vs panics
 //! cargo bench -p threadsafe-corpus --bench time_to_bug -- --help
 //! ```
 //!
@@ -64,8 +75,8 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant, SystemTime};
 
 use threadsafe_corpus::measure::{
-    self, Columns, CoverageCounts, CpuMeter, GuideResult, JobsResult, Meta, Run, Settings,
-    SubjectResult, TwinCheck,
+    self, Columns, CoverageCounts, CpuMeter, GuideResult, JobsResult, Meta, OracleResult, Run,
+    Settings, SubjectResult, TwinCheck,
 };
 use threadsafe_corpus::{BugKind, Subject};
 use threadsafe_rt::{Config, Executor, Guide, Report, ScheduleMode, Verdict};
@@ -81,6 +92,8 @@ enum Mode {
     Guided(Guide),
     /// The tool with this many hunts at once (`Config::jobs`).
     Jobs(usize),
+    /// The tool with results compared (true) or the paper's oracle (false).
+    Oracle(bool),
 }
 
 impl Mode {
@@ -90,6 +103,7 @@ impl Mode {
             Mode::Paper => "paper".to_string(),
             Mode::Guided(g) => measure::guide_name(g).to_string(),
             Mode::Jobs(n) => format!("jobs={n}"),
+            Mode::Oracle(results) => measure::oracle_name(results).to_string(),
         }
     }
 
@@ -105,8 +119,20 @@ impl Mode {
             }
             Mode::Guided(g) => c.guide = g,
             Mode::Jobs(n) => c.jobs = n,
+            Mode::Oracle(results) => c.results = results,
         }
         c
+    }
+
+    /// Whether `failure` counts as a find: the subject's bug; with results compared by
+    /// `--oracles`, a wrong result too (see `measure::is_a_find`).
+    fn finds(self, subject: &Subject, failure: &threadsafe_rt::Failure) -> bool {
+        match self {
+            Mode::Oracle(results) => {
+                measure::is_a_find(subject.bug, subject.file, failure, results)
+            }
+            _ => measure::is_the_bug(subject.bug, subject.file, failure),
+        }
     }
 }
 
@@ -151,13 +177,14 @@ fn hunt(subject: &Subject, mode: Mode, seed: u64, budget: Duration, p: &mut Prog
             why
         }
         Ok(report) => match &report.verdict {
-            Verdict::Violation(v) if measure::is_the_bug(subject.bug, subject.file, &v.failure) => {
+            Verdict::Violation(v) if mode.finds(subject, &v.failure) => {
                 run = Run::found(
                     seed,
                     v.time_to_bug.as_secs_f64(),
                     Some(v.tests_until_found),
                     Some(v.executions_until_found),
                 );
+                run.symptom = Some(measure::symptom(&v.failure));
                 format!(
                     "found after {} tests, {} executions, {}: {}",
                     v.tests_until_found,
@@ -450,8 +477,12 @@ fn run(settings: &Settings, args: &[String], subjects: &[Subject]) -> ExitCode {
     };
     // The job counts other than one, which the tool's own runs are.
     let extra_jobs: Vec<usize> = settings.jobs.iter().copied().filter(|&n| n != 1).collect();
-    let per_seed =
-        2 + usize::from(paper) + usize::from(with_naive) + extra.len() + extra_jobs.len();
+    let per_seed = 2
+        + usize::from(paper)
+        + usize::from(with_naive)
+        + extra.len()
+        + extra_jobs.len()
+        + usize::from(settings.oracles);
     let mut p = Progress {
         done: 0,
         total: subjects.len()
@@ -478,6 +509,10 @@ fn run(settings: &Settings, args: &[String], subjects: &[Subject]) -> ExitCode {
         let (mut tool, mut paper_runs, mut naive_runs) = (Vec::new(), Vec::new(), Vec::new());
         let mut guided: Vec<Vec<Run>> = vec![Vec::new(); extra.len()];
         let mut jobs_runs: Vec<Vec<Run>> = vec![Vec::new(); extra_jobs.len()];
+        // With `--oracles`, the oracle the tool does not use for this subject; the tool's
+        // runs are the other's.
+        let tool_results = measure::tool_config(subject.bug, 0, budget).results;
+        let mut other_oracle = Vec::new();
         // The modes take turns seed by seed, so that a change in the machine's load hits
         // them alike.
         for seed in 0..seeds {
@@ -487,6 +522,10 @@ fn run(settings: &Settings, args: &[String], subjects: &[Subject]) -> ExitCode {
             }
             for (runs, &n) in jobs_runs.iter_mut().zip(&extra_jobs) {
                 runs.push(hunt(subject, Mode::Jobs(n), seed, budget, &mut p));
+            }
+            if settings.oracles {
+                let mode = Mode::Oracle(!tool_results);
+                other_oracle.push(hunt(subject, mode, seed, budget, &mut p));
             }
             if paper {
                 paper_runs.push(hunt(subject, Mode::Paper, seed, budget, &mut p));
@@ -540,6 +579,20 @@ fn run(settings: &Settings, args: &[String], subjects: &[Subject]) -> ExitCode {
                 })
                 .collect()
         });
+        let oracles = settings.oracles.then(|| {
+            let mut both = [
+                OracleResult {
+                    results: tool_results,
+                    runs: tool.clone(),
+                },
+                OracleResult {
+                    results: !tool_results,
+                    runs: other_oracle,
+                },
+            ];
+            both.sort_by_key(|o| !o.results);
+            both.to_vec()
+        });
         results.push(SubjectResult {
             id: subject.id.to_string(),
             name: subject.name.to_string(),
@@ -554,6 +607,7 @@ fn run(settings: &Settings, args: &[String], subjects: &[Subject]) -> ExitCode {
             other_cpu,
             guides: guide_results,
             jobs: jobs_results,
+            oracles,
         });
     }
 
@@ -590,6 +644,14 @@ fn run(settings: &Settings, args: &[String], subjects: &[Subject]) -> ExitCode {
         print!("{}", measure::jobs_table(&results, &settings.jobs));
         println!();
         println!("{}", measure::jobs_notes(settings));
+    }
+    if settings.oracles {
+        println!();
+        println!("### Oracles");
+        println!();
+        print!("{}", measure::oracles_table(&results));
+        println!();
+        println!("{}", measure::oracles_notes(settings));
     }
     if !p.wrong_finds.is_empty() {
         println!();

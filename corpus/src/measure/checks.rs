@@ -35,6 +35,31 @@ pub fn is_the_bug(bug: BugKind, file: &str, failure: &Failure) -> bool {
     }
 }
 
+/// True when `failure` counts as a find of the subject under the oracle a check used: with
+/// results compared (`results`), a wrong result counts on every subject besides the
+/// subject's own bug ([`is_the_bug`]). Every twin stays quiet with results compared, so a
+/// wrong result on a buggy type shows its bug (the one thing the two types differ in), often
+/// before the panic it would lead to; under the paper's oracle (`!results`) only the bug
+/// itself counts.
+pub fn is_a_find(bug: BugKind, file: &str, failure: &Failure, results: bool) -> bool {
+    let wrong_result = matches!(failure, Failure::Results { .. });
+    match results {
+        true => wrong_result || is_the_bug(bug, file, failure),
+        false => !wrong_result && is_the_bug(bug, file, failure),
+    }
+}
+
+/// What a find saw, for the tables: `"wrong result"`, `"panic"`, `"deadlock"`, or
+/// `"other"`.
+pub fn symptom(failure: &Failure) -> &'static str {
+    match failure {
+        Failure::Results { .. } => "wrong result",
+        Failure::Panic { .. } => "panic",
+        Failure::Deadlock { .. } => "deadlock",
+        _ => "other",
+    }
+}
+
 /// The message of a caught panic.
 pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     payload
@@ -127,6 +152,32 @@ mod tests {
         assert!(!is_the_bug(BugKind::Atomicity, file, &wrong_results()));
         assert!(is_the_bug(BugKind::WrongResult, file, &wrong_results()));
         assert!(!is_the_bug(BugKind::WrongResult, file, &here));
+    }
+
+    #[test]
+    fn with_results_compared_a_wrong_result_is_a_find_on_every_subject() {
+        let file = "corpus/src/jdk/string_buffer.rs";
+        let elsewhere = panic_at("corpus/src/jdk/vector_1_4.rs:10:5");
+        for bug in [BugKind::Atomicity, BugKind::DataRace, BugKind::Deadlock] {
+            assert!(is_a_find(bug, file, &wrong_results(), true), "{bug:?}");
+            assert!(!is_a_find(bug, file, &wrong_results(), false), "{bug:?}");
+            assert!(!is_a_find(bug, file, &elsewhere, true), "{bug:?}");
+        }
+        let here = panic_at("corpus/src/jdk/string_buffer.rs:67:35");
+        assert!(is_a_find(BugKind::Atomicity, file, &here, false));
+        assert!(is_a_find(BugKind::Atomicity, file, &here, true));
+        assert!(!is_a_find(
+            BugKind::WrongResult,
+            file,
+            &wrong_results(),
+            false
+        ));
+        assert_eq!(symptom(&wrong_results()), "wrong result");
+        assert_eq!(symptom(&here), "panic");
+        let stuck = Failure::Deadlock {
+            blocked: Vec::new(),
+        };
+        assert_eq!(symptom(&stuck), "deadlock");
     }
 
     #[test]

@@ -38,6 +38,11 @@ usage: cargo bench -p threadsafe-corpus --bench time_to_bug -- [options]
   --jobs N,M                 also compare job counts (Config::jobs: hunts at once in one
                              check) on each subject, taking turns seed by seed; one job's
                              runs are the tool's (default: not compared)
+  --oracles                  also compare the two oracles on each subject, taking turns
+                             seed by seed: results compared (a wrong result counts as a
+                             find, as does the subject's panic or deadlock) and the
+                             paper's (panics and deadlocks only); the run with the
+                             oracle the tool uses for the subject is the tool's
   --json PATH                where the JSON goes (default: target/time_to_bug.json)
   --quick                    CI smoke run: string_buffer, synchronized_map, null_appender,
                              2 seeds, budget 5s, twin budget 0.3s, guides all (flags given
@@ -77,6 +82,8 @@ pub struct Settings {
     /// The job counts to compare (`Config::jobs`), in the order given, each once; empty when
     /// not compared.
     pub jobs: Vec<usize>,
+    /// `--oracles`: compare results compared against the paper's oracle.
+    pub oracles: bool,
     /// The JSON output path as given; `None` for the default.
     pub json: Option<PathBuf>,
     /// `--quick` was given.
@@ -106,7 +113,7 @@ where
     let mut subjects = None;
     let (mut seeds, mut budget, mut twin_budget) = (None, None, None);
     let (mut baselines, mut guides, mut jobs, mut json) = (None, None, None, None);
-    let (mut quick, mut under_bench) = (false, false);
+    let (mut quick, mut under_bench, mut oracles) = (false, false, false);
     let mut args = args.into_iter().map(Into::into);
     while let Some(arg) = args.next() {
         let (flag, inline) = match arg.split_once('=') {
@@ -130,6 +137,7 @@ where
             }
             match flag.as_str() {
                 "--quick" => quick = true,
+                "--oracles" => oracles = true,
                 "--bench" => under_bench = true,
                 "--help" | "-h" => return Ok(Command::Help),
                 _ => return Err(format!("unknown argument `{arg}`")),
@@ -180,6 +188,7 @@ where
             }
         }),
         jobs: jobs.unwrap_or_default(),
+        oracles,
         json,
         quick,
         under_bench,
@@ -430,6 +439,19 @@ mod tests {
             let e = parse_args(bad.iter().copied()).unwrap_err();
             assert!(e.starts_with("`--jobs") && e.contains(why), "{bad:?}: {e}");
         }
+    }
+
+    #[test]
+    fn oracles_are_compared_on_request() {
+        let run = |a: &[&str]| match parse_args(a.iter().copied()) {
+            Ok(Command::Run(s)) => s,
+            other => panic!("{other:?}"),
+        };
+        assert!(!run(&["--bench"]).oracles);
+        assert!(!run(&["--quick"]).oracles, "not part of the smoke run");
+        assert!(run(&["--oracles", "--seeds", "3"]).oracles);
+        let e = parse_args(["--oracles=yes"]).unwrap_err();
+        assert!(e.contains("takes no value"), "{e}");
     }
 
     #[test]

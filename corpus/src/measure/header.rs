@@ -121,7 +121,7 @@ pub fn header(meta: &Meta) -> String {
     }
     let _ = writeln!(
         out,
-        "- settings: seeds 0..{}, budget {} per run, twin budget {} per check, tool = Config::default() with seed and budget; baselines: {}{}{}{}",
+        "- settings: seeds 0..{}, budget {} per run, twin budget {} per check, tool = Config::default() with seed and budget; baselines: {}{}{}{}{}",
         s.seeds,
         secs(s.budget.as_secs_f64()),
         secs(s.twin_budget.as_secs_f64()),
@@ -154,6 +154,11 @@ pub fn header(meta: &Meta) -> String {
                     .collect::<Vec<_>>()
                     .join(", ")
             )
+        },
+        if s.oracles {
+            "; oracles compared: results, panics"
+        } else {
+            ""
         },
         if s.quick { "; quick mode" } else { "" }
     );

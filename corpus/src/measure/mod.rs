@@ -9,6 +9,7 @@
 //!   (`stats`: medians with misses counted at the budget, ratios, geometric means);
 //! - what was measured on a subject (`results`), the main table (`table`), the guides and
 //!   their table (`guides`), several hunts at once against one and their table (`jobs`),
+//!   results compared against the paper's oracle and their table (`oracles`),
 //!   and the JSON file (`json`, `report_json`);
 //! - what the machine was doing (`machine`: CPU model, load averages, other processes' CPU),
 //!   and the lines above the tables (`header`);
@@ -28,6 +29,7 @@ mod jobs;
 mod json;
 mod location;
 mod machine;
+mod oracles;
 mod report_json;
 mod results;
 mod shrinking;
@@ -35,7 +37,7 @@ mod stats;
 mod table;
 mod units;
 
-pub use checks::{is_the_bug, panic_message, short, tool_config};
+pub use checks::{is_a_find, is_the_bug, panic_message, short, symptom, tool_config};
 pub use cli::{parse_args, select, Command, Selection, Settings, QUICK_SUBJECTS, USAGE};
 pub use guides::{
     guide_name, guides_geomean_row, guides_notes, guides_row, guides_table, guides_table_head,
@@ -46,6 +48,10 @@ pub use jobs::{jobs_geomean_row, jobs_notes, jobs_row, jobs_table, jobs_table_he
 pub use json::{escape, Json};
 pub use location::{location_file, same_file};
 pub use machine::{cores, cpu_model, load_averages, loads, CpuMeter, OtherCpu};
+pub use oracles::{
+    oracle_name, oracles_geomean_row, oracles_notes, oracles_row, oracles_table,
+    oracles_table_head, OracleResult,
+};
 pub use report_json::{report_json, subject_json};
 pub use results::{CoverageCounts, GuideResult, SubjectResult, TwinCheck};
 pub use shrinking::{

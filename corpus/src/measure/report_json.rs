@@ -6,6 +6,7 @@ use threadsafe_rt::Guide;
 use super::guides::{guide_name, guide_ratios};
 use super::header::Meta;
 use super::json::Json;
+use super::oracles::oracle_name;
 use super::results::{CoverageCounts, GuideResult, SubjectResult};
 use super::stats::{Estimate, Run, Stats};
 
@@ -31,6 +32,7 @@ fn runs_json(runs: &[Run]) -> Json {
                     Json::opt(r.executions, |t| Json::Num(t as f64)),
                 ),
                 ("note", Json::opt(r.note.clone(), Json::Str)),
+                ("symptom", Json::opt(r.symptom, Json::str)),
             ])
         })
         .collect();
@@ -166,6 +168,22 @@ pub fn subject_json(r: &SubjectResult) -> Json {
                 )
             }),
         ),
+        (
+            "oracles",
+            Json::opt(r.oracles.as_deref(), |o| {
+                Json::Arr(
+                    o.iter()
+                        .map(|o| {
+                            Json::obj([
+                                ("oracle", Json::str(oracle_name(o.results))),
+                                ("buggy", runs_json(&o.runs)),
+                                ("wrong_results", Json::Num(o.wrong_results() as f64)),
+                            ])
+                        })
+                        .collect(),
+                )
+            }),
+        ),
     ])
 }
 
@@ -209,6 +227,7 @@ pub fn report_json(meta: &Meta, results: &[SubjectResult]) -> Json {
                     "jobs",
                     Json::Arr(s.jobs.iter().map(|&n| Json::Num(n as f64)).collect()),
                 ),
+                ("oracles", Json::Bool(s.oracles)),
                 ("quick", Json::Bool(s.quick)),
                 (
                     "subjects",

@@ -1,9 +1,11 @@
 //! What the harness measured on a subject: the runs of each mode, the twin's checks, and the
-//! guides' runs with the MAP-coverage each reached, the runs of each job count.
+//! guides' runs with the MAP-coverage each reached, the runs of each job count and of each
+//! oracle.
 
 use threadsafe_rt::{Guide, MapCoverage};
 
 use super::jobs::JobsResult;
+use super::oracles::OracleResult;
 use super::stats::{median, Run, Stats};
 
 /// Everything measured on one subject.
@@ -37,6 +39,9 @@ pub struct SubjectResult {
     /// Each compared job count's runs, in `--jobs`' order; `None` when job counts were not
     /// compared.
     pub jobs: Option<Vec<JobsResult>>,
+    /// The runs under each oracle, results compared first; `None` when the oracles were not
+    /// compared.
+    pub oracles: Option<Vec<OracleResult>>,
 }
 
 impl SubjectResult {
@@ -63,6 +68,15 @@ impl SubjectResult {
     /// The runs with `jobs` hunts at once, if that count was compared.
     pub fn jobs(&self, jobs: usize) -> Option<&JobsResult> {
         self.jobs.as_deref()?.iter().find(|j| j.jobs == jobs)
+    }
+
+    /// The runs under the oracle with `results` compared or not, if the oracles were
+    /// compared.
+    pub fn oracle(&self, results: bool) -> Option<&OracleResult> {
+        self.oracles
+            .as_deref()?
+            .iter()
+            .find(|o| o.results == results)
     }
 }
 

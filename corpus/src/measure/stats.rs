@@ -23,6 +23,9 @@ pub struct Run {
     /// Why a run that ended otherwise than with nothing found is a miss: a violation not
     /// located in the subject (a wrong find), or a check that could not run.
     pub note: Option<String>,
+    /// What a find of the tool saw: `"wrong result"`, `"panic"` or `"deadlock"`; `None` for
+    /// a miss or a naive test.
+    pub symptom: Option<&'static str>,
 }
 
 impl Run {
@@ -35,6 +38,7 @@ impl Run {
             tests,
             executions,
             note: None,
+            symptom: None,
         }
     }
 
@@ -47,6 +51,7 @@ impl Run {
             tests: None,
             executions: None,
             note: None,
+            symptom: None,
         }
     }
 }
