@@ -39,6 +39,12 @@
 //! result counts as a find on every subject (`measure::is_a_find`: the twins stay quiet with
 //! results compared, so it is the bug, seen earlier); each find records what it saw.
 //!
+//! With `--beside COMMAND`, each seed's buggy type is checked a second time with the tool's
+//! config while COMMAND runs beside it in a loop (a busy neighbour: a plain `cargo test` of
+//! CPU-bound tests, say), started before the check and killed with everything it started
+//! after it (`measure::Neighbour`); the command runs once before any measurement, so that
+//! it is built. The CPU other processes took is measured during both arms.
+//!
 //! Output: one progress line per run on stderr; then, on stdout, the date, machine, command
 //! and settings, a markdown table (a row per subject, then geometric means), and notes;
 //! with `--guides`, a second table "Guides" (per guide: finds, median time to bug, the
@@ -46,9 +52,11 @@
 //! notes; with `--jobs`, a table "Jobs" (per job count: finds, median time to bug, median
 //! executions to bug; each count's median over the first's; then geometric means); with
 //! `--oracles`, a table "Oracles" (per oracle: finds, median time to bug; their ratio; the
-//! finds by a wrong result; then geometric means). The
+//! finds by a wrong result; then geometric means); with `--beside`, a table "Beside a busy
+//! neighbour" (alone and beside: finds, median, others' CPU; their ratio). The
 //! same data goes to a JSON file (with `--guides`, a `guides` array per subject; with
-//! `--jobs`, a `jobs` array; with `--oracles`, an `oracles` array).
+//! `--jobs`, a `jobs` array; with `--oracles`, an `oracles` array; with `--beside`, a
+//! `beside` object).
 //!
 //! ```sh
 //! cargo bench -p threadsafe-corpus --bench time_to_bug                # all, N = 10, B = 10 s, T = 1 s
@@ -61,6 +69,9 @@
 //!     --seeds 10 --budget 10s --baselines none --guides none --jobs 1,2   # one job vs two
 //! cargo bench -p threadsafe-corpus --bench time_to_bug -- --seeds 5 --budget 10s \
 //!     --baselines none --guides none --oracles                         # results vs panics
+//! cargo bench -p threadsafe-corpus --bench time_to_bug -- --subjects V7,V4,V8,W1,C6 \
+//!     --seeds 10 --baselines none --guides none --beside \
+//!     'cargo test --release -p threadsafe-corpus --test cpu_bound_neighbour -- --ignored'
 //! cargo bench -p threadsafe-corpus --bench time_to_bug -- --help
 //! ```
 //!
@@ -75,8 +86,8 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant, SystemTime};
 
 use threadsafe_corpus::measure::{
-    self, Columns, CoverageCounts, CpuMeter, GuideResult, JobsResult, Meta, OracleResult, Run,
-    Settings, SubjectResult, TwinCheck,
+    self, BesideResult, Columns, CoverageCounts, CpuMeter, GuideResult, JobsResult, Meta,
+    OracleResult, Run, Settings, SubjectResult, TwinCheck,
 };
 use threadsafe_corpus::{BugKind, Subject};
 use threadsafe_rt::{Config, Executor, Guide, Report, ScheduleMode, Verdict};
@@ -482,7 +493,8 @@ fn run(settings: &Settings, args: &[String], subjects: &[Subject]) -> ExitCode {
         + usize::from(with_naive)
         + extra.len()
         + extra_jobs.len()
-        + usize::from(settings.oracles);
+        + usize::from(settings.oracles)
+        + usize::from(settings.beside.is_some());
     let mut p = Progress {
         done: 0,
         total: subjects.len()
@@ -491,6 +503,13 @@ fn run(settings: &Settings, args: &[String], subjects: &[Subject]) -> ExitCode {
         twin_reports: Vec::new(),
         errors: Vec::new(),
     };
+    if let Some(command) = &settings.beside {
+        eprintln!("time_to_bug: preparing the neighbour (running `{command}` once)");
+        if let Err(e) = measure::prepare_neighbour(command) {
+            eprintln!("time_to_bug: {e}");
+            return ExitCode::FAILURE;
+        }
+    }
     let json = json_path(settings.json.as_deref());
     let load_before = measure::load_averages();
     let whole = CpuMeter::start();
@@ -513,10 +532,16 @@ fn run(settings: &Settings, args: &[String], subjects: &[Subject]) -> ExitCode {
         // runs are the other's.
         let tool_results = measure::tool_config(subject.bug, 0, budget).results;
         let mut other_oracle = Vec::new();
+        let (mut beside_runs, mut beside_cpu) = (Vec::new(), measure::OtherCpu::default());
+        let mut alone_cpu = measure::OtherCpu::default();
         // The modes take turns seed by seed, so that a change in the machine's load hits
         // them alike.
         for seed in 0..seeds {
+            let meter = CpuMeter::start();
             tool.push(hunt(subject, Mode::Tool, seed, budget, &mut p));
+            if let Some(o) = meter.and_then(|m| m.others()) {
+                alone_cpu += o;
+            }
             for (runs, &g) in guided.iter_mut().zip(&extra) {
                 runs.push(hunt(subject, Mode::Guided(g), seed, budget, &mut p));
             }
@@ -526,6 +551,27 @@ fn run(settings: &Settings, args: &[String], subjects: &[Subject]) -> ExitCode {
             if settings.oracles {
                 let mode = Mode::Oracle(!tool_results);
                 other_oracle.push(hunt(subject, mode, seed, budget, &mut p));
+            }
+            if let Some(command) = &settings.beside {
+                match measure::Neighbour::start(command) {
+                    Ok(neighbour) => {
+                        let meter = CpuMeter::start();
+                        let run = hunt(subject, Mode::Tool, seed, budget, &mut p);
+                        if let Some(o) = meter.and_then(|m| m.others()) {
+                            beside_cpu += o;
+                        }
+                        neighbour.stop();
+                        beside_runs.push(run);
+                    }
+                    Err(e) => {
+                        let why = format!("the neighbour did not start: {e}");
+                        p.errors
+                            .push(format!("{} beside seed {seed}: {why}", subject.name));
+                        let mut run = Run::missed(seed, budget);
+                        run.note = Some(why);
+                        beside_runs.push(run);
+                    }
+                }
             }
             if paper {
                 paper_runs.push(hunt(subject, Mode::Paper, seed, budget, &mut p));
@@ -593,6 +639,11 @@ fn run(settings: &Settings, args: &[String], subjects: &[Subject]) -> ExitCode {
             both.sort_by_key(|o| !o.results);
             both.to_vec()
         });
+        let beside = settings.beside.is_some().then(|| BesideResult {
+            runs: beside_runs,
+            other_cpu: beside_cpu.cores(),
+            alone_other_cpu: alone_cpu.cores(),
+        });
         results.push(SubjectResult {
             id: subject.id.to_string(),
             name: subject.name.to_string(),
@@ -608,6 +659,7 @@ fn run(settings: &Settings, args: &[String], subjects: &[Subject]) -> ExitCode {
             guides: guide_results,
             jobs: jobs_results,
             oracles,
+            beside,
         });
     }
 
@@ -644,6 +696,14 @@ fn run(settings: &Settings, args: &[String], subjects: &[Subject]) -> ExitCode {
         print!("{}", measure::jobs_table(&results, &settings.jobs));
         println!();
         println!("{}", measure::jobs_notes(settings));
+    }
+    if settings.beside.is_some() {
+        println!();
+        println!("### Beside a busy neighbour");
+        println!();
+        print!("{}", measure::beside_table(&results));
+        println!();
+        println!("{}", measure::beside_notes(settings));
     }
     if settings.oracles {
         println!();

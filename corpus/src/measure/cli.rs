@@ -43,6 +43,10 @@ usage: cargo bench -p threadsafe-corpus --bench time_to_bug -- [options]
                              find, as does the subject's panic or deadlock) and the
                              paper's (panics and deadlocks only); the run with the
                              oracle the tool uses for the subject is the tool's
+  --beside COMMAND           also check each buggy type with COMMAND running beside it
+                             in a loop (a busy neighbour, e.g. `cargo test --release -p
+                             threadsafe-corpus --test cpu_bound_neighbour -- --ignored`),
+                             taking turns with the tool's runs alone seed by seed
   --json PATH                where the JSON goes (default: target/time_to_bug.json)
   --quick                    CI smoke run: string_buffer, synchronized_map, null_appender,
                              2 seeds, budget 5s, twin budget 0.3s, guides all (flags given
@@ -84,6 +88,8 @@ pub struct Settings {
     pub jobs: Vec<usize>,
     /// `--oracles`: compare results compared against the paper's oracle.
     pub oracles: bool,
+    /// `--beside`: the neighbour's shell command, run beside a second check of each seed.
+    pub beside: Option<String>,
     /// The JSON output path as given; `None` for the default.
     pub json: Option<PathBuf>,
     /// `--quick` was given.
@@ -113,6 +119,7 @@ where
     let mut subjects = None;
     let (mut seeds, mut budget, mut twin_budget) = (None, None, None);
     let (mut baselines, mut guides, mut jobs, mut json) = (None, None, None, None);
+    let mut beside = None;
     let (mut quick, mut under_bench, mut oracles) = (false, false, false);
     let mut args = args.into_iter().map(Into::into);
     while let Some(arg) = args.next() {
@@ -129,6 +136,7 @@ where
                 | "--baselines"
                 | "--guides"
                 | "--jobs"
+                | "--beside"
                 | "--json"
         );
         if !takes_value {
@@ -160,6 +168,10 @@ where
             "--baselines" => baselines = Some(parse_baselines(&value).map_err(|e| bad(&e))?),
             "--guides" => guides = Some(parse_guides(&value).map_err(|e| bad(&e))?),
             "--jobs" => jobs = Some(parse_jobs(&value).map_err(|e| bad(&e))?),
+            "--beside" => match value.trim() {
+                "" => return Err(bad("expected a shell command")),
+                command => beside = Some(command.to_string()),
+            },
             _ => {
                 if value.trim().is_empty() {
                     return Err(bad("expected a path"));
@@ -189,6 +201,7 @@ where
         }),
         jobs: jobs.unwrap_or_default(),
         oracles,
+        beside,
         json,
         quick,
         under_bench,
@@ -452,6 +465,14 @@ mod tests {
         assert!(run(&["--oracles", "--seeds", "3"]).oracles);
         let e = parse_args(["--oracles=yes"]).unwrap_err();
         assert!(e.contains("takes no value"), "{e}");
+        assert_eq!(run(&["--bench"]).beside, None);
+        assert_eq!(
+            run(&["--beside", "cargo test -p x"]).beside.as_deref(),
+            Some("cargo test -p x")
+        );
+        let e = parse_args(["--beside", " "]).unwrap_err();
+        assert!(e.contains("expected a shell command"), "{e}");
+        assert!(parse_args(["--beside"]).is_err());
     }
 
     #[test]

@@ -33,6 +33,7 @@ pub(super) fn sample() -> SubjectResult {
         guides: None,
         jobs: None,
         oracles: None,
+        beside: None,
     }
 }
 

@@ -121,7 +121,7 @@ pub fn header(meta: &Meta) -> String {
     }
     let _ = writeln!(
         out,
-        "- settings: seeds 0..{}, budget {} per run, twin budget {} per check, tool = Config::default() with seed and budget; baselines: {}{}{}{}{}",
+        "- settings: seeds 0..{}, budget {} per run, twin budget {} per check, tool = Config::default() with seed and budget; baselines: {}{}{}{}{}{}",
         s.seeds,
         secs(s.budget.as_secs_f64()),
         secs(s.twin_budget.as_secs_f64()),
@@ -160,6 +160,9 @@ pub fn header(meta: &Meta) -> String {
         } else {
             ""
         },
+        s.beside
+            .as_deref()
+            .map_or_else(String::new, |c| format!("; beside a neighbour: `{c}`")),
         if s.quick { "; quick mode" } else { "" }
     );
     let _ = writeln!(out, "- subjects: {}", meta.subjects.join(", "));

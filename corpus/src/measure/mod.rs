@@ -9,7 +9,8 @@
 //!   (`stats`: medians with misses counted at the budget, ratios, geometric means);
 //! - what was measured on a subject (`results`), the main table (`table`), the guides and
 //!   their table (`guides`), several hunts at once against one and their table (`jobs`),
-//!   results compared against the paper's oracle and their table (`oracles`),
+//!   results compared against the paper's oracle and their table (`oracles`), time to bug
+//!   beside a busy neighbour process (`neighbour`) and its table (`beside`),
 //!   and the JSON file (`json`, `report_json`);
 //! - what the machine was doing (`machine`: CPU model, load averages, other processes' CPU),
 //!   and the lines above the tables (`header`);
@@ -19,6 +20,7 @@
 //! would have taken at least that long. [`Estimate`] carries the value with its [`Bound`],
 //! and every rendering marks a lower bound `≥` and an upper bound `≤`.
 
+mod beside;
 mod checks;
 mod cli;
 #[cfg(test)]
@@ -29,6 +31,7 @@ mod jobs;
 mod json;
 mod location;
 mod machine;
+mod neighbour;
 mod oracles;
 mod report_json;
 mod results;
@@ -37,6 +40,7 @@ mod stats;
 mod table;
 mod units;
 
+pub use beside::{beside_notes, beside_row, beside_table, beside_table_head, BesideResult};
 pub use checks::{is_a_find, is_the_bug, panic_message, short, symptom, tool_config};
 pub use cli::{parse_args, select, Command, Selection, Settings, QUICK_SUBJECTS, USAGE};
 pub use guides::{
@@ -48,6 +52,7 @@ pub use jobs::{jobs_geomean_row, jobs_notes, jobs_row, jobs_table, jobs_table_he
 pub use json::{escape, Json};
 pub use location::{location_file, same_file};
 pub use machine::{cores, cpu_model, load_averages, loads, CpuMeter, OtherCpu};
+pub use neighbour::{prepare as prepare_neighbour, Neighbour, WARM_UP};
 pub use oracles::{
     oracle_name, oracles_geomean_row, oracles_notes, oracles_row, oracles_table,
     oracles_table_head, OracleResult,

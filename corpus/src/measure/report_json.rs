@@ -169,6 +169,19 @@ pub fn subject_json(r: &SubjectResult) -> Json {
             }),
         ),
         (
+            "beside",
+            Json::opt(r.beside.as_ref(), |b| {
+                Json::obj([
+                    ("buggy", runs_json(&b.runs)),
+                    ("other_cpu_cores", Json::opt(b.other_cpu, Json::Num)),
+                    (
+                        "alone_other_cpu_cores",
+                        Json::opt(b.alone_other_cpu, Json::Num),
+                    ),
+                ])
+            }),
+        ),
+        (
             "oracles",
             Json::opt(r.oracles.as_deref(), |o| {
                 Json::Arr(
@@ -228,6 +241,7 @@ pub fn report_json(meta: &Meta, results: &[SubjectResult]) -> Json {
                     Json::Arr(s.jobs.iter().map(|&n| Json::Num(n as f64)).collect()),
                 ),
                 ("oracles", Json::Bool(s.oracles)),
+                ("beside", Json::opt(s.beside.as_deref(), Json::str)),
                 ("quick", Json::Bool(s.quick)),
                 (
                     "subjects",

@@ -4,6 +4,7 @@
 
 use threadsafe_rt::{Guide, MapCoverage};
 
+use super::beside::BesideResult;
 use super::jobs::JobsResult;
 use super::oracles::OracleResult;
 use super::stats::{median, Run, Stats};
@@ -42,6 +43,8 @@ pub struct SubjectResult {
     /// The runs under each oracle, results compared first; `None` when the oracles were not
     /// compared.
     pub oracles: Option<Vec<OracleResult>>,
+    /// The runs beside a busy neighbour; `None` when there was none (`--beside`).
+    pub beside: Option<BesideResult>,
 }
 
 impl SubjectResult {

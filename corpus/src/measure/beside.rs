@@ -1,0 +1,171 @@
+//! Time to bug beside a busy neighbour (`--beside COMMAND`): each subject's tool runs alone
+//! against the same checks with a neighbour running (see [`neighbour`](super::neighbour)),
+//! taking turns seed by seed. Per arm the finds and the median time to bug, their ratio, and
+//! the CPU the other processes took during the runs beside the neighbour.
+
+use super::cli::Settings;
+use super::machine::cores;
+use super::results::SubjectResult;
+use super::stats::{Run, Stats};
+use super::table::{cells, found, found_sum, geomean_of_medians, geomean_of_ratios};
+use super::units::secs;
+
+/// The checks of one subject beside the neighbour.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BesideResult {
+    /// Checks of the buggy type with the neighbour running, one per seed (the tool's
+    /// config, as its runs alone).
+    pub runs: Vec<Run>,
+    /// The cores other processes (the neighbour, and anything else) kept busy during those
+    /// checks, on average; `None` where `/proc` cannot be read.
+    pub other_cpu: Option<f64>,
+    /// The same during the tool's runs alone.
+    pub alone_other_cpu: Option<f64>,
+}
+
+impl BesideResult {
+    /// The statistics of the runs.
+    pub fn stats(&self) -> Option<Stats> {
+        Stats::of(&self.runs)
+    }
+}
+
+/// The header and separator lines of the beside table.
+pub fn beside_table_head() -> String {
+    let h = [
+        "id",
+        "subject",
+        "alone found",
+        "alone median",
+        "alone, others' CPU (cores)",
+        "beside found",
+        "beside median",
+        "beside, others' CPU (cores)",
+        "beside / alone",
+    ];
+    format!("| {} |\n|{}\n", h.join(" | "), "---|".repeat(h.len()))
+}
+
+/// One subject's row of the beside table.
+pub fn beside_row(r: &SubjectResult) -> String {
+    let alone = r.tool_stats();
+    let beside = r.beside.as_ref().and_then(BesideResult::stats);
+    let median = |s: &Option<Stats>| {
+        s.as_ref()
+            .map_or_else(|| "-".to_string(), |s| s.median.secs())
+    };
+    let c = vec![
+        r.id.clone(),
+        r.name.clone(),
+        found(&alone),
+        median(&alone),
+        r.beside
+            .as_ref()
+            .map_or_else(|| "-".to_string(), |b| cores(b.alone_other_cpu)),
+        found(&beside),
+        median(&beside),
+        r.beside
+            .as_ref()
+            .map_or_else(|| "-".to_string(), |b| cores(b.other_cpu)),
+        match (&beside, &alone) {
+            (Some(b), Some(a)) => b.median.ratio(a.median).times(),
+            _ => "-".to_string(),
+        },
+    ];
+    cells(&c)
+}
+
+/// The beside table: a row per subject, then the geometric means (of the medians and of
+/// the ratios; the finds added up).
+pub fn beside_table(results: &[SubjectResult]) -> String {
+    let mut out = beside_table_head();
+    for r in results {
+        out.push_str(&beside_row(r));
+        out.push('\n');
+    }
+    if results.is_empty() {
+        return out;
+    }
+    let alone: Vec<Option<Stats>> = results.iter().map(SubjectResult::tool_stats).collect();
+    let beside: Vec<Option<Stats>> = results
+        .iter()
+        .map(|r| r.beside.as_ref().and_then(BesideResult::stats))
+        .collect();
+    let c = vec![
+        String::new(),
+        format!("**geo-mean, all {} subject(s)**", results.len()),
+        found_sum(&alone),
+        geomean_of_medians(&alone),
+        String::new(),
+        found_sum(&beside),
+        geomean_of_medians(&beside),
+        String::new(),
+        geomean_of_ratios(&beside, &alone),
+    ];
+    out.push_str(&cells(&c));
+    out.push('\n');
+    out
+}
+
+/// What the beside table's columns mean, for below it.
+pub fn beside_notes(settings: &Settings) -> String {
+    format!(
+        "Beside: each subject's buggy type checked again with the tool's config while \
+         `{}` runs in a loop in its own process group, started {} before the check and \
+         killed (with everything it started) after it; alone: the tool's runs of the table \
+         above. The two take turns seed by seed, seeds 0..{}, each with the budget {}; a \
+         find counts as above, a miss counts as the budget (≥). Others' CPU: the cores \
+         other processes kept busy during the checks (the machine's busy time less this \
+         process's), on average. beside / alone: the ratio of the medians, above 1 when the \
+         neighbour slows the find (≥, ≤, ~ carry the bounds). Last row: geometric means, \
+         the finds added up.",
+        settings.beside.as_deref().unwrap_or("(none)"),
+        secs(super::neighbour::WARM_UP.as_secs_f64()),
+        settings.seeds,
+        secs(settings.budget.as_secs_f64()),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::measure::fixtures::{hit, miss, sample, settings};
+
+    fn with_beside() -> SubjectResult {
+        let mut r = sample();
+        r.beside = Some(BesideResult {
+            runs: vec![hit(0.4), hit(0.6), miss()],
+            other_cpu: Some(1.9),
+            alone_other_cpu: Some(0.05),
+        });
+        r
+    }
+
+    #[test]
+    fn a_beside_row() {
+        // Alone 0.1, 0.3, 0.2 → 0.2 s; beside 0.4, 0.6, ≥10 → 0.6 s.
+        assert_eq!(
+            beside_row(&with_beside()),
+            "| V1 | string_buffer | 3/3 | 0.200 s | 0.05 | 2/3 | 0.600 s | 1.90 | 3.00× |"
+        );
+        assert_eq!(
+            beside_row(&sample()),
+            "| V1 | string_buffer | 3/3 | 0.200 s | - | - | - | - | - |"
+        );
+        let t = beside_table(&[with_beside()]);
+        let last = t.lines().last().unwrap();
+        assert!(
+            last.starts_with("|  | **geo-mean, all 1 subject(s)** | 3/3 | 0.200 s |"),
+            "{last}"
+        );
+        assert!(last.ends_with("| 3.00× |"), "{last}");
+    }
+
+    #[test]
+    fn the_neighbour_is_named_in_the_notes() {
+        let s = settings(["--beside", "cargo test -p x", "--seeds", "3"]);
+        let notes = beside_notes(&s);
+        assert!(notes.contains("while `cargo test -p x` runs"), "{notes}");
+        assert!(notes.contains("seeds 0..3"), "{notes}");
+    }
+}
