@@ -163,6 +163,7 @@ fn main() -> ExitCode {
         command: measure::command_line("shrinking", &args),
         settings: settings.clone(),
         subjects: subjects.iter().map(|s| s.name.to_string()).collect(),
+        json: None,
         wall: start.elapsed(),
     };
     println!();

@@ -673,7 +673,7 @@ fn run(settings: &Settings, args: &[String], subjects: &[Subject]) -> ExitCode {
         command: measure::command_line("time_to_bug", args),
         settings: settings.clone(),
         subjects: subjects.iter().map(|s| s.name.to_string()).collect(),
-        json: json.display().to_string(),
+        json: Some(json.display().to_string()),
         wall: start.elapsed(),
     };
     println!();

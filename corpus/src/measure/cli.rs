@@ -121,43 +121,30 @@ where
     let (mut baselines, mut guides, mut jobs, mut json) = (None, None, None, None);
     let mut beside = None;
     let (mut quick, mut under_bench, mut oracles) = (false, false, false);
-    let mut args = args.into_iter().map(Into::into);
-    while let Some(arg) = args.next() {
-        let (flag, inline) = match arg.split_once('=') {
-            Some((f, v)) if f.starts_with("--") => (f.to_string(), Some(v.to_string())),
-            _ => (arg.clone(), None),
-        };
-        let takes_value = matches!(
-            flag.as_str(),
-            "--subjects"
-                | "--seeds"
-                | "--budget"
-                | "--twin-budget"
-                | "--baselines"
-                | "--guides"
-                | "--jobs"
-                | "--beside"
-                | "--json"
-        );
-        if !takes_value {
-            if inline.is_some() {
-                return Err(format!("`{flag}` takes no value, in `{arg}`"));
-            }
-            match flag.as_str() {
+    let with_value = [
+        "--subjects",
+        "--seeds",
+        "--budget",
+        "--twin-budget",
+        "--baselines",
+        "--guides",
+        "--jobs",
+        "--beside",
+        "--json",
+    ];
+    for flag in flags(args, &with_value)? {
+        let Some(value) = flag.value else {
+            match flag.name.as_str() {
                 "--quick" => quick = true,
                 "--oracles" => oracles = true,
                 "--bench" => under_bench = true,
                 "--help" | "-h" => return Ok(Command::Help),
-                _ => return Err(format!("unknown argument `{arg}`")),
+                _ => return Err(format!("unknown argument `{}`", flag.name)),
             }
             continue;
-        }
-        let value = match inline.or_else(|| args.next()) {
-            Some(v) if !v.starts_with("--") => v,
-            _ => return Err(format!("`{flag}` needs a value")),
         };
-        let bad = |what: &str| format!("`{flag} {value}`: {what}");
-        match flag.as_str() {
+        let bad = |what: &str| format!("`{} {value}`: {what}", flag.name);
+        match flag.name.as_str() {
             "--subjects" => subjects = Some(parse_selection(&value).map_err(|e| bad(&e))?),
             "--seeds" => match value.trim().parse::<u64>() {
                 Ok(n) if n > 0 => seeds = Some(n),
@@ -206,6 +193,48 @@ where
         quick,
         under_bench,
     }))
+}
+
+/// One flag of a command line, with its value if it takes one.
+pub(super) struct Flag {
+    /// `--seeds`, `--quick`, or whatever else was given.
+    pub(super) name: String,
+    /// The value of a flag that takes one.
+    pub(super) value: Option<String>,
+}
+
+/// Splits a command line into flags: `--flag value` and `--flag=value` for the flags named
+/// in `with_value`, a bare `--flag` for the others (an unknown one is returned as it is, for
+/// the caller to refuse). The error says what is wrong: a value given to a flag that takes
+/// none, or a value missing.
+pub(super) fn flags<I, S>(args: I, with_value: &[&str]) -> Result<Vec<Flag>, String>
+where
+    I: IntoIterator<Item = S>,
+    S: Into<String>,
+{
+    let mut out = Vec::new();
+    let mut args = args.into_iter().map(Into::into);
+    while let Some(arg) = args.next() {
+        let (name, inline) = match arg.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f.to_string(), Some(v.to_string())),
+            _ => (arg.clone(), None),
+        };
+        if !with_value.contains(&name.as_str()) {
+            if inline.is_some() {
+                return Err(format!("`{name}` takes no value, in `{arg}`"));
+            }
+            out.push(Flag { name, value: None });
+            continue;
+        }
+        match inline.or_else(|| args.next()) {
+            Some(v) if !v.starts_with("--") => out.push(Flag {
+                name,
+                value: Some(v),
+            }),
+            _ => return Err(format!("`{name}` needs a value")),
+        }
+    }
+    Ok(out)
 }
 
 pub(super) fn parse_selection(value: &str) -> Result<Selection, String> {

@@ -99,7 +99,7 @@ pub(super) fn meta(settings: Settings) -> Meta {
         command: "cargo bench".into(),
         settings,
         subjects: vec!["string_buffer".into()],
-        json: "/tmp/x.json".into(),
+        json: Some("/tmp/x.json".into()),
         wall: Duration::from_secs(1),
     }
 }

@@ -9,9 +9,10 @@ use super::guides::guide_name;
 use super::machine::{cores, loads};
 use super::units::secs;
 
-/// The run's context, printed above the table and written to the JSON.
+/// The run's context, printed above the table and written to the JSON: the machine and
+/// the command, and the harness's settings `S` (time_to_bug's by default).
 #[derive(Clone, Debug, PartialEq)]
-pub struct Meta {
+pub struct Meta<S = Settings> {
     /// The date (UTC, `YYYY-MM-DD`).
     pub date: String,
     /// Logical cores.
@@ -27,11 +28,11 @@ pub struct Meta {
     /// The command as typed.
     pub command: String,
     /// The settings.
-    pub settings: Settings,
+    pub settings: S,
     /// The subjects run, by name.
     pub subjects: Vec<String>,
-    /// Where the JSON goes.
-    pub json: String,
+    /// Where the JSON goes, for a harness that writes one.
+    pub json: Option<String>,
     /// Wall time of the whole run.
     pub wall: Duration,
 }

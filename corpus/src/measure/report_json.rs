@@ -247,7 +247,7 @@ pub fn report_json(meta: &Meta, results: &[SubjectResult]) -> Json {
                     "subjects",
                     Json::Arr(meta.subjects.iter().map(Json::str).collect()),
                 ),
-                ("json", Json::str(&meta.json)),
+                ("json", Json::opt(meta.json.as_deref(), Json::str)),
             ]),
         ),
         ("wall_s", Json::Num(meta.wall.as_secs_f64())),

@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use threadsafe_rt::Violation;
 
-use super::cli::{parse_selection, Selection};
-use super::header::machine_line;
+use super::cli::{flags, parse_selection, Selection};
+use super::header::{machine_line, Meta};
 use super::stats::median;
 use super::units::{parse_duration, secs};
 
@@ -52,30 +52,18 @@ where
 {
     let (mut subjects, mut seeds, mut budget) = (None, None, None);
     let (mut quick, mut under_bench) = (false, false);
-    let mut args = args.into_iter().map(Into::into);
-    while let Some(arg) = args.next() {
-        let (flag, inline) = match arg.split_once('=') {
-            Some((f, v)) if f.starts_with("--") => (f.to_string(), Some(v.to_string())),
-            _ => (arg.clone(), None),
-        };
-        if !matches!(flag.as_str(), "--subjects" | "--seeds" | "--budget") {
-            if inline.is_some() {
-                return Err(format!("`{flag}` takes no value, in `{arg}`"));
-            }
-            match flag.as_str() {
+    for flag in flags(args, &["--subjects", "--seeds", "--budget"])? {
+        let Some(value) = flag.value else {
+            match flag.name.as_str() {
                 "--quick" => quick = true,
                 "--bench" => under_bench = true,
                 "--help" | "-h" => return Ok(None),
-                _ => return Err(format!("unknown argument `{arg}`")),
+                _ => return Err(format!("unknown argument `{}`", flag.name)),
             }
             continue;
-        }
-        let value = match inline.or_else(|| args.next()) {
-            Some(v) if !v.starts_with("--") => v,
-            _ => return Err(format!("`{flag}` needs a value")),
         };
-        let bad = |what: &str| format!("`{flag} {value}`: {what}");
-        match flag.as_str() {
+        let bad = |what: &str| format!("`{} {value}`: {what}", flag.name);
+        match flag.name.as_str() {
             "--subjects" => subjects = Some(parse_selection(&value).map_err(|e| bad(&e))?),
             "--seeds" => match value.trim().parse::<u64>() {
                 Ok(n) if n > 0 => seeds = Some(n),
@@ -286,30 +274,9 @@ pub fn shrinking_notes() -> String {
         .to_string()
 }
 
-/// The run's context, printed above the table.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ShrinkMeta {
-    /// The date (UTC, `YYYY-MM-DD`).
-    pub date: String,
-    /// Logical cores.
-    pub cores: usize,
-    /// The CPU model.
-    pub cpu: String,
-    /// Load averages at the start.
-    pub load_before: Option<[f64; 3]>,
-    /// Load averages at the end.
-    pub load_after: Option<[f64; 3]>,
-    /// CPU other processes used over the whole run, in cores.
-    pub other_cpu: Option<f64>,
-    /// The command as typed.
-    pub command: String,
-    /// The settings.
-    pub settings: ShrinkSettings,
-    /// The subjects run, by name.
-    pub subjects: Vec<String>,
-    /// Wall time of the whole run.
-    pub wall: Duration,
-}
+/// The run's context, printed above the table: [`Meta`] with the benchmark's settings (it
+/// writes no JSON).
+pub type ShrinkMeta = Meta<ShrinkSettings>;
 
 /// The lines above the table: date, machine, command and settings.
 pub fn shrinking_header(meta: &ShrinkMeta) -> String {
