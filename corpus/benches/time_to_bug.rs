@@ -32,6 +32,9 @@
 //! and `jobs` set to each count in turn, budget `B`, a find counting as above; one job is
 //! the tool's default, so its runs are the tool's runs. The twins are checked as always.
 //!
+//! With `--schedules auto,controlled,stress` (at least two), the scheduling modes are
+//! compared the same way: `schedule` set to each in turn, auto's runs being the tool's.
+//!
 //! With `--oracles`, the two oracles are compared too: for each seed, the buggy type is
 //! checked with results compared and with the paper's oracle (panics and deadlocks only),
 //! budget `B`; the one the subject is checked with anyway (results for the wrong-result
@@ -51,11 +54,11 @@
 //! ratios of the medians, the twin's median MAP-coverage; then geometric means) and its
 //! notes; with `--jobs`, a table "Jobs" (per job count: finds, median time to bug, median
 //! executions to bug; each count's median over the first's; then geometric means); with
-//! `--oracles`, a table "Oracles" (per oracle: finds, median time to bug; their ratio; the
+//! `--schedules`, a table "Scheduling modes" (the same per mode); with `--oracles`, a table "Oracles" (per oracle: finds, median time to bug; their ratio; the
 //! finds by a wrong result; then geometric means); with `--beside`, a table "Beside a busy
 //! neighbour" (alone and beside: finds, median, others' CPU; their ratio). The
 //! same data goes to a JSON file (with `--guides`, a `guides` array per subject; with
-//! `--jobs`, a `jobs` array; with `--oracles`, an `oracles` array; with `--beside`, a
+//! `--jobs`, a `jobs` array, with `--schedules`, a `schedules` array; with `--oracles`, an `oracles` array; with `--beside`, a
 //! `beside` object).
 //!
 //! ```sh
@@ -86,8 +89,8 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant, SystemTime};
 
 use threadsafe_corpus::measure::{
-    self, BesideResult, Columns, CoverageCounts, CpuMeter, GuideResult, JobsResult, Meta,
-    OracleResult, Run, Settings, SubjectResult, TwinCheck,
+    self, BesideResult, Columns, CoverageCounts, CpuMeter, GuideResult, Meta, OracleResult, Run,
+    Settings, SubjectResult, TwinCheck, Variant,
 };
 use threadsafe_corpus::{BugKind, Subject};
 use threadsafe_rt::{Config, Executor, Guide, Report, ScheduleMode, Verdict};
@@ -103,6 +106,8 @@ enum Mode {
     Guided(Guide),
     /// The tool with this many hunts at once (`Config::jobs`).
     Jobs(usize),
+    /// The tool with this scheduling mode (`Config::schedule`).
+    Schedule(ScheduleMode),
     /// The tool with results compared (true) or the paper's oracle (false).
     Oracle(bool),
 }
@@ -113,7 +118,8 @@ impl Mode {
             Mode::Tool => "tool".to_string(),
             Mode::Paper => "paper".to_string(),
             Mode::Guided(g) => measure::guide_name(g).to_string(),
-            Mode::Jobs(n) => format!("jobs={n}"),
+            Mode::Jobs(n) => measure::jobs_label(n),
+            Mode::Schedule(m) => measure::schedule_label(m),
             Mode::Oracle(results) => measure::oracle_name(results).to_string(),
         }
     }
@@ -130,6 +136,7 @@ impl Mode {
             }
             Mode::Guided(g) => c.guide = g,
             Mode::Jobs(n) => c.jobs = n,
+            Mode::Schedule(m) => c.schedule = m,
             Mode::Oracle(results) => c.results = results,
         }
         c
@@ -488,11 +495,20 @@ fn run(settings: &Settings, args: &[String], subjects: &[Subject]) -> ExitCode {
     };
     // The job counts other than one, which the tool's own runs are.
     let extra_jobs: Vec<usize> = settings.jobs.iter().copied().filter(|&n| n != 1).collect();
+    // The scheduling modes other than the tool's own (auto).
+    let tool_schedule = Config::default().schedule;
+    let extra_schedules: Vec<ScheduleMode> = settings
+        .schedules
+        .iter()
+        .copied()
+        .filter(|&m| m != tool_schedule)
+        .collect();
     let per_seed = 2
         + usize::from(paper)
         + usize::from(with_naive)
         + extra.len()
         + extra_jobs.len()
+        + extra_schedules.len()
         + usize::from(settings.oracles)
         + usize::from(settings.beside.is_some());
     let mut p = Progress {
@@ -528,6 +544,7 @@ fn run(settings: &Settings, args: &[String], subjects: &[Subject]) -> ExitCode {
         let (mut tool, mut paper_runs, mut naive_runs) = (Vec::new(), Vec::new(), Vec::new());
         let mut guided: Vec<Vec<Run>> = vec![Vec::new(); extra.len()];
         let mut jobs_runs: Vec<Vec<Run>> = vec![Vec::new(); extra_jobs.len()];
+        let mut schedule_runs: Vec<Vec<Run>> = vec![Vec::new(); extra_schedules.len()];
         // With `--oracles`, the oracle the tool does not use for this subject; the tool's
         // runs are the other's.
         let tool_results = measure::tool_config(subject.bug, 0, budget).results;
@@ -547,6 +564,9 @@ fn run(settings: &Settings, args: &[String], subjects: &[Subject]) -> ExitCode {
             }
             for (runs, &n) in jobs_runs.iter_mut().zip(&extra_jobs) {
                 runs.push(hunt(subject, Mode::Jobs(n), seed, budget, &mut p));
+            }
+            for (runs, &m) in schedule_runs.iter_mut().zip(&extra_schedules) {
+                runs.push(hunt(subject, Mode::Schedule(m), seed, budget, &mut p));
             }
             if settings.oracles {
                 let mode = Mode::Oracle(!tool_results);
@@ -615,9 +635,24 @@ fn run(settings: &Settings, args: &[String], subjects: &[Subject]) -> ExitCode {
             settings
                 .jobs
                 .iter()
-                .map(|&n| JobsResult {
-                    jobs: n,
+                .map(|&n| Variant {
+                    label: measure::jobs_label(n),
                     runs: if n == 1 {
+                        tool.clone()
+                    } else {
+                        others.next().unwrap_or_default()
+                    },
+                })
+                .collect()
+        });
+        let schedules = (!settings.schedules.is_empty()).then(|| {
+            let mut others = schedule_runs.into_iter();
+            settings
+                .schedules
+                .iter()
+                .map(|&m| Variant {
+                    label: measure::schedule_label(m),
+                    runs: if m == tool_schedule {
                         tool.clone()
                     } else {
                         others.next().unwrap_or_default()
@@ -658,6 +693,7 @@ fn run(settings: &Settings, args: &[String], subjects: &[Subject]) -> ExitCode {
             other_cpu,
             guides: guide_results,
             jobs: jobs_results,
+            schedules,
             oracles,
             beside,
         });
@@ -696,6 +732,17 @@ fn run(settings: &Settings, args: &[String], subjects: &[Subject]) -> ExitCode {
         print!("{}", measure::jobs_table(&results, &settings.jobs));
         println!();
         println!("{}", measure::jobs_notes(settings));
+    }
+    if !settings.schedules.is_empty() {
+        println!();
+        println!("### Scheduling modes");
+        println!();
+        print!(
+            "{}",
+            measure::schedules_table(&results, &settings.schedules)
+        );
+        println!();
+        println!("{}", measure::schedules_notes(settings));
     }
     if settings.beside.is_some() {
         println!();

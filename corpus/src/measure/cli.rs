@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use threadsafe_rt::Guide;
+use threadsafe_rt::{Guide, ScheduleMode};
 
 use super::guides::{GUIDES, GUIDE_TWIN_SEEDS};
 use super::units::parse_duration;
@@ -38,6 +38,10 @@ usage: cargo bench -p threadsafe-corpus --bench time_to_bug -- [options]
   --jobs N,M                 also compare job counts (Config::jobs: hunts at once in one
                              check) on each subject, taking turns seed by seed; one job's
                              runs are the tool's (default: not compared)
+  --schedules auto,controlled,stress
+                             also compare scheduling modes (Config::schedule) on each
+                             subject, taking turns seed by seed; auto's runs are the
+                             tool's (default: not compared)
   --oracles                  also compare the two oracles on each subject, taking turns
                              seed by seed: results compared (a wrong result counts as a
                              find, as does the subject's panic or deadlock) and the
@@ -86,6 +90,9 @@ pub struct Settings {
     /// The job counts to compare (`Config::jobs`), in the order given, each once; empty when
     /// not compared.
     pub jobs: Vec<usize>,
+    /// The scheduling modes to compare (`Config::schedule`), in the order given, each once;
+    /// empty when not compared.
+    pub schedules: Vec<ScheduleMode>,
     /// `--oracles`: compare results compared against the paper's oracle.
     pub oracles: bool,
     /// `--beside`: the neighbour's shell command, run beside a second check of each seed.
@@ -119,7 +126,7 @@ where
     let mut subjects = None;
     let (mut seeds, mut budget, mut twin_budget) = (None, None, None);
     let (mut baselines, mut guides, mut jobs, mut json) = (None, None, None, None);
-    let mut beside = None;
+    let (mut beside, mut schedules) = (None, None);
     let (mut quick, mut under_bench, mut oracles) = (false, false, false);
     let with_value = [
         "--subjects",
@@ -129,6 +136,7 @@ where
         "--baselines",
         "--guides",
         "--jobs",
+        "--schedules",
         "--beside",
         "--json",
     ];
@@ -155,6 +163,7 @@ where
             "--baselines" => baselines = Some(parse_baselines(&value).map_err(|e| bad(&e))?),
             "--guides" => guides = Some(parse_guides(&value).map_err(|e| bad(&e))?),
             "--jobs" => jobs = Some(parse_jobs(&value).map_err(|e| bad(&e))?),
+            "--schedules" => schedules = Some(parse_schedules(&value).map_err(|e| bad(&e))?),
             "--beside" => match value.trim() {
                 "" => return Err(bad("expected a shell command")),
                 command => beside = Some(command.to_string()),
@@ -187,6 +196,7 @@ where
             }
         }),
         jobs: jobs.unwrap_or_default(),
+        schedules: schedules.unwrap_or_default(),
         oracles,
         beside,
         json,
@@ -317,6 +327,27 @@ fn parse_jobs(value: &str) -> Result<Vec<usize>, String> {
         return Err("expected at least two job counts to compare, such as `1,2`".to_string());
     }
     Ok(jobs)
+}
+
+/// The scheduling modes of `--schedules`: at least two distinct of `auto`, `controlled`,
+/// `stress`, in the order given.
+fn parse_schedules(value: &str) -> Result<Vec<ScheduleMode>, String> {
+    let mut modes = Vec::new();
+    for name in value.split(',').map(str::trim) {
+        let mode = name.parse::<ScheduleMode>().map_err(|e| {
+            format!("`{name}` is not a scheduling mode ({e}); separate modes by commas")
+        })?;
+        if modes.contains(&mode) {
+            return Err(format!("scheduling mode `{name}` given twice"));
+        }
+        modes.push(mode);
+    }
+    if modes.len() < 2 {
+        return Err(
+            "expected at least two scheduling modes to compare, such as `auto,stress`".to_string(),
+        );
+    }
+    Ok(modes)
 }
 
 impl Settings {
@@ -480,6 +511,41 @@ mod tests {
         ] {
             let e = parse_args(bad.iter().copied()).unwrap_err();
             assert!(e.starts_with("`--jobs") && e.contains(why), "{bad:?}: {e}");
+        }
+    }
+
+    #[test]
+    fn scheduling_modes() {
+        let run = |a: &[&str]| match parse_args(a.iter().copied()) {
+            Ok(Command::Run(s)) => s,
+            other => panic!("{other:?}"),
+        };
+        assert!(run(&["--bench"]).schedules.is_empty());
+        assert_eq!(
+            run(&["--schedules", "stress, auto,controlled"]).schedules,
+            [
+                ScheduleMode::Stress,
+                ScheduleMode::Auto,
+                ScheduleMode::Controlled
+            ]
+        );
+        for (bad, why) in [
+            (
+                &["--schedules", "auto"][..],
+                "at least two scheduling modes",
+            ),
+            (&["--schedules", "auto,auto"], "given twice"),
+            (
+                &["--schedules", "auto,pct"],
+                "`pct` is not a scheduling mode",
+            ),
+            (&["--schedules"], "needs a value"),
+        ] {
+            let e = parse_args(bad.iter().copied()).unwrap_err();
+            assert!(
+                e.starts_with("`--schedules") && e.contains(why),
+                "{bad:?}: {e}"
+            );
         }
     }
 

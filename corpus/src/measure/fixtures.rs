@@ -32,6 +32,7 @@ pub(super) fn sample() -> SubjectResult {
         other_cpu: Some(0.5),
         guides: None,
         jobs: None,
+        schedules: None,
         oracles: None,
         beside: None,
     }

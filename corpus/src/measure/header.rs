@@ -8,6 +8,7 @@ use super::cli::Settings;
 use super::guides::guide_name;
 use super::machine::{cores, loads};
 use super::units::secs;
+use super::variants::schedule_label;
 
 /// The run's context, printed above the table and written to the JSON: the machine and
 /// the command, and the harness's settings `S` (time_to_bug's by default).
@@ -122,7 +123,7 @@ pub fn header(meta: &Meta) -> String {
     }
     let _ = writeln!(
         out,
-        "- settings: seeds 0..{}, budget {} per run, twin budget {} per check, tool = Config::default() with seed and budget; baselines: {}{}{}{}{}{}",
+        "- settings: seeds 0..{}, budget {} per run, twin budget {} per check, tool = Config::default() with seed and budget; baselines: {}{}{}{}{}{}{}",
         s.seeds,
         secs(s.budget.as_secs_f64()),
         secs(s.twin_budget.as_secs_f64()),
@@ -152,6 +153,18 @@ pub fn header(meta: &Meta) -> String {
                 s.jobs
                     .iter()
                     .map(|n| n.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        },
+        if s.schedules.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; scheduling modes compared: {}",
+                s.schedules
+                    .iter()
+                    .map(|&m| schedule_label(m))
                     .collect::<Vec<_>>()
                     .join(", ")
             )

@@ -8,7 +8,7 @@
 //! - durations and numbers as text (`units`), and the statistics of runs that may miss
 //!   (`stats`: medians with misses counted at the budget, ratios, geometric means);
 //! - what was measured on a subject (`results`), the main table (`table`), the guides and
-//!   their table (`guides`), several hunts at once against one and their table (`jobs`),
+//!   their table (`guides`), job counts and scheduling modes against each other and their tables (`variants`),
 //!   results compared against the paper's oracle and their table (`oracles`), time to bug
 //!   beside a busy neighbour process (`neighbour`) and its table (`beside`),
 //!   and the JSON file (`json`, `report_json`);
@@ -27,7 +27,6 @@ mod cli;
 mod fixtures;
 mod guides;
 mod header;
-mod jobs;
 mod json;
 mod location;
 mod machine;
@@ -39,6 +38,7 @@ mod shrinking;
 mod stats;
 mod table;
 mod units;
+mod variants;
 
 pub use beside::{beside_notes, beside_row, beside_table, beside_table_head, BesideResult};
 pub use checks::{is_a_find, is_the_bug, panic_message, short, symptom, tool_config};
@@ -48,7 +48,6 @@ pub use guides::{
     GUIDES, GUIDE_RATIOS, GUIDE_TWIN_SEEDS,
 };
 pub use header::{command_line, header, machine_line, utc_date, Meta};
-pub use jobs::{jobs_geomean_row, jobs_notes, jobs_row, jobs_table, jobs_table_head, JobsResult};
 pub use json::{escape, Json};
 pub use location::{location_file, same_file};
 pub use machine::{cores, cpu_model, load_averages, loads, CpuMeter, OtherCpu};
@@ -67,3 +66,7 @@ pub use shrinking::{
 pub use stats::{geomean, median, Bound, Estimate, Run, Stats};
 pub use table::{geomean_row, table, table_head, table_notes, table_row, Columns};
 pub use units::{parse_duration, secs, thousands};
+pub use variants::{
+    jobs_label, jobs_notes, jobs_table, schedule_label, schedules_notes, schedules_table,
+    variants_geomean_row, variants_row, variants_table, variants_table_head, Compared, Variant,
+};

@@ -9,6 +9,7 @@ use super::json::Json;
 use super::oracles::oracle_name;
 use super::results::{CoverageCounts, GuideResult, SubjectResult};
 use super::stats::{Estimate, Run, Stats};
+use super::variants::{schedule_label, Variant};
 
 fn estimate_json(e: Estimate) -> Json {
     Json::obj([
@@ -117,6 +118,21 @@ fn guide_ratios_json(r: &SubjectResult, guides: &[GuideResult]) -> Json {
     )
 }
 
+/// Each compared variant's label and runs.
+fn variants_json(variants: &[Variant]) -> Json {
+    Json::Arr(
+        variants
+            .iter()
+            .map(|v| {
+                Json::obj([
+                    ("label", Json::str(&v.label)),
+                    ("buggy", runs_json(&v.runs)),
+                ])
+            })
+            .collect(),
+    )
+}
+
 /// The JSON of one subject's results.
 pub fn subject_json(r: &SubjectResult) -> Json {
     let tool = r.tool_stats();
@@ -153,20 +169,10 @@ pub fn subject_json(r: &SubjectResult) -> Json {
             "guide_ratios",
             Json::opt(r.guides.as_deref(), |g| guide_ratios_json(r, g)),
         ),
+        ("jobs", Json::opt(r.jobs.as_deref(), variants_json)),
         (
-            "jobs",
-            Json::opt(r.jobs.as_deref(), |j| {
-                Json::Arr(
-                    j.iter()
-                        .map(|j| {
-                            Json::obj([
-                                ("jobs", Json::Num(j.jobs as f64)),
-                                ("buggy", runs_json(&j.runs)),
-                            ])
-                        })
-                        .collect(),
-                )
-            }),
+            "schedules",
+            Json::opt(r.schedules.as_deref(), variants_json),
         ),
         (
             "beside",
@@ -239,6 +245,15 @@ pub fn report_json(meta: &Meta, results: &[SubjectResult]) -> Json {
                 (
                     "jobs",
                     Json::Arr(s.jobs.iter().map(|&n| Json::Num(n as f64)).collect()),
+                ),
+                (
+                    "schedules",
+                    Json::Arr(
+                        s.schedules
+                            .iter()
+                            .map(|&m| Json::str(schedule_label(m)))
+                            .collect(),
+                    ),
                 ),
                 ("oracles", Json::Bool(s.oracles)),
                 ("beside", Json::opt(s.beside.as_deref(), Json::str)),

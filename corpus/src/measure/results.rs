@@ -1,13 +1,13 @@
 //! What the harness measured on a subject: the runs of each mode, the twin's checks, and the
-//! guides' runs with the MAP-coverage each reached, the runs of each job count and of each
-//! oracle.
+//! guides' runs with the MAP-coverage each reached, the runs of each job count, scheduling
+//! mode and oracle.
 
 use threadsafe_rt::{Guide, MapCoverage};
 
 use super::beside::BesideResult;
-use super::jobs::JobsResult;
 use super::oracles::OracleResult;
 use super::stats::{median, Run, Stats};
+use super::variants::Variant;
 
 /// Everything measured on one subject.
 #[derive(Clone, Debug, PartialEq)]
@@ -39,7 +39,10 @@ pub struct SubjectResult {
     pub guides: Option<Vec<GuideResult>>,
     /// Each compared job count's runs, in `--jobs`' order; `None` when job counts were not
     /// compared.
-    pub jobs: Option<Vec<JobsResult>>,
+    pub jobs: Option<Vec<Variant>>,
+    /// Each compared scheduling mode's runs, in `--schedules`' order; `None` when the modes
+    /// were not compared.
+    pub schedules: Option<Vec<Variant>>,
     /// The runs under each oracle, results compared first; `None` when the oracles were not
     /// compared.
     pub oracles: Option<Vec<OracleResult>>,
@@ -66,11 +69,6 @@ impl SubjectResult {
     /// The runs of `guide`, if it was compared.
     pub fn guide(&self, guide: Guide) -> Option<&GuideResult> {
         self.guides.as_deref()?.iter().find(|g| g.guide == guide)
-    }
-
-    /// The runs with `jobs` hunts at once, if that count was compared.
-    pub fn jobs(&self, jobs: usize) -> Option<&JobsResult> {
-        self.jobs.as_deref()?.iter().find(|j| j.jobs == jobs)
     }
 
     /// The runs under the oracle with `results` compared or not, if the oracles were
