@@ -31,6 +31,7 @@ pub mod log4j;
 pub mod measure;
 pub mod medline;
 pub mod naive;
+pub mod real;
 pub mod results;
 pub mod xstream;
 
@@ -67,7 +68,7 @@ impl BugKind {
 #[derive(Clone, Copy)]
 pub struct Subject {
     /// The paper's identifier: `V1` … `V20` for MAPTest, `C6` for ConTeGe's Medline; `W1` …
-    /// `W7` for the wrong-result subjects.
+    /// `W7` for the wrong-result subjects; `R1`, `R2`, … for the real-crate subjects.
     pub id: &'static str,
     /// A short name for flags and tables, e.g. `string_buffer`.
     pub name: &'static str,
@@ -89,7 +90,7 @@ pub struct Subject {
 }
 
 /// Every subject, in the papers' order (`V1` … `V20`, then `C6`), then the wrong-result
-/// subjects (`W1` … `W7`).
+/// subjects (`W1` … `W7`), then the real-crate subjects (`R1`, `R2`, …).
 pub fn all() -> Vec<Subject> {
     let mut all = Vec::new();
     all.extend(dbcp::subjects());
@@ -99,16 +100,18 @@ pub fn all() -> Vec<Subject> {
     all.extend(xstream::subjects());
     all.extend(medline::subjects());
     all.extend(results::subjects());
+    all.extend(real::subjects());
     all.sort_by_key(|s| order(s.id));
     all
 }
 
-/// `V7` → 7, `C6` → 100 + 6, `W3` → 200 + 3: the papers' order, then ours.
+/// `V7` → 7, `C6` → 100 + 6, `W3` → 200 + 3, `R2` → 300 + 2: the papers' order, then ours.
 fn order(id: &str) -> u32 {
     let n = id[1..].parse::<u32>().unwrap_or(0);
     match id.as_bytes()[0] {
         b'V' => n,
         b'C' => 100 + n,
+        b'R' => 300 + n,
         _ => 200 + n,
     }
 }
