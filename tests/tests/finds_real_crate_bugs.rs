@@ -7,7 +7,9 @@
 //! - `R2`, lasso 0.6.0 (Kixiron/lasso#40): a key handed out before its string is stored
 //!   panics `Key out of bounds` when resolved, inside lasso's source.
 //!
-//! The twins over the fixed version (lasso 0.7.2) stay quiet over several seeds, results
+//! The twins over the fixed versions (lasso 0.7.2; spin 0.12.3 for `R3`, spin 0.9.2's
+//! `Once` running its initializer twice, which has no find test here: see
+//! `corpus/results/2026-11-25-real-crates-B.md`) stay quiet over several seeds, results
 //! compared.
 //!
 //! Free-running finds are not deterministic, and no budget of 10 s finds these 100 times in
@@ -23,7 +25,7 @@
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use threadsafe_corpus::real::{lasso_keys, lasso_resolve};
+use threadsafe_corpus::real::{lasso_keys, lasso_resolve, spin_once};
 use threadsafe_rt::{check, Config, Failure, Report, Subject};
 use threadsafe_tests::expect;
 
@@ -156,6 +158,7 @@ fn the_fixed_versions_stay_quiet() {
     let _alone = alone();
     quiet::<lasso_keys::FixedSymbols>(5);
     quiet::<lasso_resolve::FixedNames>(5);
+    quiet::<spin_once::FixedLazyConnection>(5);
 }
 
 /// How many of 100 checks with each find test's seed find its bug within [`BUDGET`], and

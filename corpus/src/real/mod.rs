@@ -14,8 +14,25 @@ use crate::Subject;
 
 pub mod lasso_keys;
 pub mod lasso_resolve;
+pub mod spin_once;
+
+impl Default for spin_once::LazyConnection {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Default for spin_once::FixedLazyConnection {
+    fn default() -> Self {
+        Self::new()
+    }
+}
 
 /// The real-crate subjects, in order.
 pub fn subjects() -> Vec<Subject> {
-    vec![lasso_keys::subject("R1"), lasso_resolve::subject("R2")]
+    vec![
+        lasso_keys::subject("R1"),
+        lasso_resolve::subject("R2"),
+        spin_once::subject("R3"),
+    ]
 }
