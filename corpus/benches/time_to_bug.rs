@@ -110,6 +110,8 @@ enum Mode {
     Schedule(ScheduleMode),
     /// The tool with results compared (true) or the paper's oracle (false).
     Oracle(bool),
+    /// The tool, with a busy neighbour beside it (`--beside`).
+    Beside,
 }
 
 impl Mode {
@@ -121,6 +123,7 @@ impl Mode {
             Mode::Jobs(n) => measure::jobs_label(n),
             Mode::Schedule(m) => measure::schedule_label(m),
             Mode::Oracle(results) => measure::oracle_name(results).to_string(),
+            Mode::Beside => "beside".to_string(),
         }
     }
 
@@ -129,7 +132,7 @@ impl Mode {
         // are checked with results compared (see `twin`).
         let mut c = measure::tool_config(bug, seed, budget);
         match self {
-            Mode::Tool => {}
+            Mode::Tool | Mode::Beside => {}
             Mode::Paper => {
                 c.executor = Executor::Paper;
                 c.schedule = ScheduleMode::Stress;
@@ -576,7 +579,7 @@ fn run(settings: &Settings, args: &[String], subjects: &[Subject]) -> ExitCode {
                 match measure::Neighbour::start(command) {
                     Ok(neighbour) => {
                         let meter = CpuMeter::start();
-                        let run = hunt(subject, Mode::Tool, seed, budget, &mut p);
+                        let run = hunt(subject, Mode::Beside, seed, budget, &mut p);
                         if let Some(o) = meter.and_then(|m| m.others()) {
                             beside_cpu += o;
                         }

@@ -1,7 +1,9 @@
 //! The benchmark corpus of `threadsafe`: a Rust counterpart of each of the 20 subjects of
 //! MAPTest (Wang et al., ASE 2019, Table II) and of ConTeGe's MedlineSentenceModel (Pradel &
-//! Gross, PLDI 2012, Table 1), each with a correct twin; and seven subjects whose only
-//! symptom is a wrong result ([`results`], `W1` … `W7`), for the results oracle.
+//! Gross, PLDI 2012, Table 1), each with a correct twin; seven subjects whose only symptom
+//! is a wrong result ([`results`], `W1` … `W7`), for the results oracle; and thin wrappers of
+//! published crate versions with races fixed upstream, the fixed version as the twin
+//! ([`real`], `R1` …), whose races are inside the dependency.
 //!
 //! Every subject keeps the original's kind of bug (an atomicity violation, a race between
 //! separately locked fields, a lock-order deadlock, a failure the code signals itself) and the
