@@ -145,30 +145,8 @@ pub fn header(meta: &Meta) -> String {
                 s.guide_twin_seeds()
             )
         },
-        if s.jobs.is_empty() {
-            String::new()
-        } else {
-            format!(
-                "; job counts compared: {}",
-                s.jobs
-                    .iter()
-                    .map(|n| n.to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
-        },
-        if s.schedules.is_empty() {
-            String::new()
-        } else {
-            format!(
-                "; scheduling modes compared: {}",
-                s.schedules
-                    .iter()
-                    .map(|&m| schedule_label(m))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
-        },
+        compared("job counts", s.jobs.iter().map(|n| n.to_string())),
+        compared("scheduling modes", s.schedules.iter().map(|&m| schedule_label(m))),
         if s.oracles {
             "; oracles compared: results, panics"
         } else {
@@ -182,6 +160,16 @@ pub fn header(meta: &Meta) -> String {
     let _ = writeln!(out, "- subjects: {}", meta.subjects.join(", "));
     let _ = writeln!(out, "- wall time: {}", secs(meta.wall.as_secs_f64()));
     out
+}
+
+/// `; job counts compared: 1, 2` for the variants compared, or nothing when none was.
+fn compared(what: &str, labels: impl Iterator<Item = String>) -> String {
+    let labels: Vec<String> = labels.collect();
+    if labels.is_empty() {
+        String::new()
+    } else {
+        format!("; {what} compared: {}", labels.join(", "))
+    }
 }
 
 #[cfg(test)]
