@@ -54,12 +54,13 @@
 //! ratios of the medians, the twin's median MAP-coverage; then geometric means) and its
 //! notes; with `--jobs`, a table "Jobs" (per job count: finds, median time to bug, median
 //! executions to bug; each count's median over the first's; then geometric means); with
-//! `--schedules`, a table "Scheduling modes" (the same per mode); with `--oracles`, a table "Oracles" (per oracle: finds, median time to bug; their ratio; the
-//! finds by a wrong result; then geometric means); with `--beside`, a table "Beside a busy
-//! neighbour" (alone and beside: finds, median, others' CPU; their ratio). The
-//! same data goes to a JSON file (with `--guides`, a `guides` array per subject; with
-//! `--jobs`, a `jobs` array, with `--schedules`, a `schedules` array; with `--oracles`, an `oracles` array; with `--beside`, a
-//! `beside` object).
+//! `--schedules`, a table "Scheduling modes" (the same per mode); with `--oracles`, a table
+//! "Oracles" (per oracle: finds, median time to bug; their ratio; the finds by a wrong
+//! result; then geometric means); with `--beside`, a table "Beside a busy neighbour" (alone
+//! and beside: finds, median, others' CPU; their ratio). The same data goes to a JSON file
+//! (with `--guides`, a `guides` array per subject; with `--jobs`, a `jobs` array; with
+//! `--schedules`, a `schedules` array; with `--oracles`, an `oracles` array; with
+//! `--beside`, a `beside` object).
 //!
 //! ```sh
 //! cargo bench -p threadsafe-corpus --bench time_to_bug                # all, N = 10, B = 10 s, T = 1 s
@@ -258,6 +259,30 @@ fn hunt(subject: &Subject, mode: Mode, seed: u64, budget: Duration, p: &mut Prog
     };
     p.line(subject, &mode.label(), seed, &outcome);
     run
+}
+
+/// The runs of each compared variant (`--jobs`, `--schedules`), in the order given: the
+/// tool's own for the tool's setting `tool_setting`, the next of `others` (the runs of the
+/// other settings, in order) for each other.
+fn variants<X: Copy + PartialEq>(
+    settings: &[X],
+    tool_setting: X,
+    label: fn(X) -> String,
+    tool: &[Run],
+    others: Vec<Vec<Run>>,
+) -> Vec<Variant> {
+    let mut others = others.into_iter();
+    settings
+        .iter()
+        .map(|&x| Variant {
+            label: label(x),
+            runs: if x == tool_setting {
+                tool.to_vec()
+            } else {
+                others.next().unwrap_or_default()
+            },
+        })
+        .collect()
 }
 
 /// One naive stress test.
@@ -633,49 +658,34 @@ fn run(settings: &Settings, args: &[String], subjects: &[Subject]) -> ExitCode {
                 })
                 .collect()
         });
-        let jobs_results = (!settings.jobs.is_empty()).then(|| {
-            let mut others = jobs_runs.into_iter();
-            settings
-                .jobs
-                .iter()
-                .map(|&n| Variant {
-                    label: measure::jobs_label(n),
-                    runs: if n == 1 {
-                        tool.clone()
-                    } else {
-                        others.next().unwrap_or_default()
-                    },
-                })
-                .collect()
-        });
+        let jobs_results = (!settings.jobs.is_empty())
+            .then(|| variants(&settings.jobs, 1, measure::jobs_label, &tool, jobs_runs));
         let schedules = (!settings.schedules.is_empty()).then(|| {
-            let mut others = schedule_runs.into_iter();
-            settings
-                .schedules
-                .iter()
-                .map(|&m| Variant {
-                    label: measure::schedule_label(m),
-                    runs: if m == tool_schedule {
-                        tool.clone()
-                    } else {
-                        others.next().unwrap_or_default()
-                    },
-                })
-                .collect()
+            let label = measure::schedule_label;
+            variants(
+                &settings.schedules,
+                tool_schedule,
+                label,
+                &tool,
+                schedule_runs,
+            )
         });
         let oracles = settings.oracles.then(|| {
-            let mut both = [
+            let (with, without) = if tool_results {
+                (tool.clone(), other_oracle)
+            } else {
+                (other_oracle, tool.clone())
+            };
+            vec![
                 OracleResult {
-                    results: tool_results,
-                    runs: tool.clone(),
+                    results: true,
+                    runs: with,
                 },
                 OracleResult {
-                    results: !tool_results,
-                    runs: other_oracle,
+                    results: false,
+                    runs: without,
                 },
-            ];
-            both.sort_by_key(|o| !o.results);
-            both.to_vec()
+            ]
         });
         let beside = settings.beside.is_some().then(|| BesideResult {
             runs: beside_runs,

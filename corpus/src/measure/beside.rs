@@ -7,7 +7,9 @@ use super::cli::Settings;
 use super::machine::cores;
 use super::results::SubjectResult;
 use super::stats::{Run, Stats};
-use super::table::{cells, found, found_sum, geomean_of_medians, geomean_of_ratios};
+use super::table::{
+    cells, found, found_sum, geomean_of_medians, geomean_of_ratios, rows_then_geomean,
+};
 use super::units::secs;
 
 /// The checks of one subject beside the neighbour.
@@ -75,25 +77,17 @@ pub fn beside_row(r: &SubjectResult) -> String {
     cells(&c)
 }
 
-/// The beside table: a row per subject, then the geometric means (of the medians and of
-/// the ratios; the finds added up).
-pub fn beside_table(results: &[SubjectResult]) -> String {
-    let mut out = beside_table_head();
-    for r in results {
-        out.push_str(&beside_row(r));
-        out.push('\n');
-    }
-    if results.is_empty() {
-        return out;
-    }
-    let alone: Vec<Option<Stats>> = results.iter().map(SubjectResult::tool_stats).collect();
+/// The last row of the beside table: the geometric means (of the medians and of the
+/// ratios), the finds added up.
+pub fn beside_geomean_row(label: &str, results: &[&SubjectResult]) -> String {
+    let alone: Vec<Option<Stats>> = results.iter().map(|r| r.tool_stats()).collect();
     let beside: Vec<Option<Stats>> = results
         .iter()
         .map(|r| r.beside.as_ref().and_then(BesideResult::stats))
         .collect();
     let c = vec![
         String::new(),
-        format!("**geo-mean, all {} subject(s)**", results.len()),
+        format!("**{label}**"),
         found_sum(&alone),
         geomean_of_medians(&alone),
         String::new(),
@@ -102,9 +96,12 @@ pub fn beside_table(results: &[SubjectResult]) -> String {
         String::new(),
         geomean_of_ratios(&beside, &alone),
     ];
-    out.push_str(&cells(&c));
-    out.push('\n');
-    out
+    cells(&c)
+}
+
+/// The beside table: a row per subject, then the geometric means.
+pub fn beside_table(results: &[SubjectResult]) -> String {
+    rows_then_geomean(beside_table_head(), results, beside_row, beside_geomean_row)
 }
 
 /// What the beside table's columns mean, for below it.

@@ -154,10 +154,7 @@ where
         let bad = |what: &str| format!("`{} {value}`: {what}", flag.name);
         match flag.name.as_str() {
             "--subjects" => subjects = Some(parse_selection(&value).map_err(|e| bad(&e))?),
-            "--seeds" => match value.trim().parse::<u64>() {
-                Ok(n) if n > 0 => seeds = Some(n),
-                _ => return Err(bad("expected a positive number of seeds")),
-            },
+            "--seeds" => seeds = Some(parse_seeds(&value).map_err(|e| bad(&e))?),
             "--budget" => budget = Some(parse_duration(&value).map_err(|e| bad(&e))?),
             "--twin-budget" => twin_budget = Some(parse_duration(&value).map_err(|e| bad(&e))?),
             "--baselines" => baselines = Some(parse_baselines(&value).map_err(|e| bad(&e))?),
@@ -245,6 +242,14 @@ where
         }
     }
     Ok(out)
+}
+
+/// The number of seeds of `--seeds`: a positive number.
+pub(super) fn parse_seeds(value: &str) -> Result<u64, String> {
+    match value.trim().parse::<u64>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err("expected a positive number of seeds".to_string()),
+    }
 }
 
 pub(super) fn parse_selection(value: &str) -> Result<Selection, String> {

@@ -6,7 +6,9 @@ use threadsafe_rt::Guide;
 use super::cli::Settings;
 use super::results::{GuideResult, SubjectResult};
 use super::stats::Stats;
-use super::table::{cells, found, found_sum, geomean_of_medians, geomean_of_ratios};
+use super::table::{
+    cells, found, found_sum, geomean_of_medians, geomean_of_ratios, rows_then_geomean,
+};
 use super::units::secs;
 
 /// The guides `--guides` compares, with their names on the command line, in the tables and
@@ -141,19 +143,12 @@ pub fn guides_geomean_row(label: &str, results: &[&SubjectResult], guides: &[Gui
 
 /// The guides table: a row per subject, then the geometric means over all of them.
 pub fn guides_table(results: &[SubjectResult], guides: &[Guide]) -> String {
-    let mut out = guides_table_head(guides);
-    for r in results {
-        out.push_str(&guides_row(r, guides));
-        out.push('\n');
-    }
-    if results.is_empty() {
-        return out;
-    }
-    let all: Vec<&SubjectResult> = results.iter().collect();
-    let label = format!("geo-mean, all {} subject(s)", all.len());
-    out.push_str(&guides_geomean_row(&label, &all, guides));
-    out.push('\n');
-    out
+    rows_then_geomean(
+        guides_table_head(guides),
+        results,
+        |r| guides_row(r, guides),
+        |label, all| guides_geomean_row(label, all, guides),
+    )
 }
 
 /// What the guides table's columns mean, for below it.

@@ -40,7 +40,9 @@ mod table;
 mod units;
 mod variants;
 
-pub use beside::{beside_notes, beside_row, beside_table, beside_table_head, BesideResult};
+pub use beside::{
+    beside_geomean_row, beside_notes, beside_row, beside_table, beside_table_head, BesideResult,
+};
 pub use checks::{is_a_find, is_the_bug, panic_message, short, symptom, tool_config};
 pub use cli::{parse_args, select, Command, Selection, Settings, QUICK_SUBJECTS, USAGE};
 pub use guides::{

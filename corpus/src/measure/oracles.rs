@@ -6,7 +6,9 @@
 use super::cli::Settings;
 use super::results::SubjectResult;
 use super::stats::{Run, Stats};
-use super::table::{cells, found, found_sum, geomean_of_medians, geomean_of_ratios};
+use super::table::{
+    cells, found, found_sum, geomean_of_medians, geomean_of_ratios, rows_then_geomean,
+};
 use super::units::secs;
 
 /// One oracle's checks of one subject.
@@ -112,19 +114,12 @@ pub fn oracles_geomean_row(label: &str, results: &[&SubjectResult]) -> String {
 
 /// The oracles table: a row per subject, then the geometric means over all of them.
 pub fn oracles_table(results: &[SubjectResult]) -> String {
-    let mut out = oracles_table_head();
-    for r in results {
-        out.push_str(&oracles_row(r));
-        out.push('\n');
-    }
-    if results.is_empty() {
-        return out;
-    }
-    let all: Vec<&SubjectResult> = results.iter().collect();
-    let label = format!("geo-mean, all {} subject(s)", all.len());
-    out.push_str(&oracles_geomean_row(&label, &all));
-    out.push('\n');
-    out
+    rows_then_geomean(
+        oracles_table_head(),
+        results,
+        oracles_row,
+        oracles_geomean_row,
+    )
 }
 
 /// What the oracles table's columns mean, for below it.

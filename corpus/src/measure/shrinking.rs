@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use threadsafe_rt::Violation;
 
-use super::cli::{flags, parse_selection, Selection};
+use super::cli::{flags, parse_seeds, parse_selection, Selection};
 use super::header::{machine_line, Meta};
 use super::stats::median;
 use super::units::{parse_duration, secs};
@@ -65,10 +65,7 @@ where
         let bad = |what: &str| format!("`{} {value}`: {what}", flag.name);
         match flag.name.as_str() {
             "--subjects" => subjects = Some(parse_selection(&value).map_err(|e| bad(&e))?),
-            "--seeds" => match value.trim().parse::<u64>() {
-                Ok(n) if n > 0 => seeds = Some(n),
-                _ => return Err(bad("expected a positive number of seeds")),
-            },
+            "--seeds" => seeds = Some(parse_seeds(&value).map_err(|e| bad(&e))?),
             _ => budget = Some(parse_duration(&value).map_err(|e| bad(&e))?),
         }
     }

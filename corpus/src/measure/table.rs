@@ -208,6 +208,29 @@ pub fn table(results: &[SubjectResult], cols: Columns) -> String {
     out
 }
 
+/// A side table (guides, variants, oracles, beside): `head`, a row per subject, then, when
+/// there are subjects, the last row over all of them, made by `last` with its label.
+pub(super) fn rows_then_geomean(
+    head: String,
+    results: &[SubjectResult],
+    row: impl Fn(&SubjectResult) -> String,
+    last: impl Fn(&str, &[&SubjectResult]) -> String,
+) -> String {
+    let mut out = head;
+    for r in results {
+        out.push_str(&row(r));
+        out.push('\n');
+    }
+    if results.is_empty() {
+        return out;
+    }
+    let all: Vec<&SubjectResult> = results.iter().collect();
+    let label = format!("geo-mean, all {} subject(s)", all.len());
+    out.push_str(&last(&label, &all));
+    out.push('\n');
+    out
+}
+
 /// What the table's columns and marks mean, for below it.
 pub fn table_notes(budget: Duration) -> String {
     format!(

@@ -13,7 +13,9 @@ use threadsafe_rt::ScheduleMode;
 use super::cli::Settings;
 use super::results::SubjectResult;
 use super::stats::{Run, Stats};
-use super::table::{cells, found, found_sum, geomean_of_medians, geomean_of_ratios};
+use super::table::{
+    cells, found, found_sum, geomean_of_medians, geomean_of_ratios, rows_then_geomean,
+};
 use super::units::{secs, thousands};
 
 /// One variant's checks of one subject.
@@ -127,19 +129,12 @@ pub fn variants_geomean_row(label: &str, results: &[&SubjectResult], compared: C
 
 /// A variants table: a row per subject, then the geometric means over all of them.
 pub fn variants_table(results: &[SubjectResult], compared: Compared) -> String {
-    let mut out = variants_table_head(compared.labels);
-    for r in results {
-        out.push_str(&variants_row(r, compared));
-        out.push('\n');
-    }
-    if results.is_empty() {
-        return out;
-    }
-    let all: Vec<&SubjectResult> = results.iter().collect();
-    let label = format!("geo-mean, all {} subject(s)", all.len());
-    out.push_str(&variants_geomean_row(&label, &all, compared));
-    out.push('\n');
-    out
+    rows_then_geomean(
+        variants_table_head(compared.labels),
+        results,
+        |r| variants_row(r, compared),
+        |label, all| variants_geomean_row(label, all, compared),
+    )
 }
 
 /// The jobs table (`--jobs`).
