@@ -194,7 +194,8 @@ fn quiet() -> Restore<impl FnOnce()> {
 ///
 /// A round fails when a call panics, when `holds` is false, or when the round makes no
 /// progress for [`STUCK_AFTER`] (a deadlock; its threads stay behind). Returns the time to
-/// the first failure, or `None` when none came within `budget`. The thread that called this
+/// the first failure (taken by the calling thread as the round fails; for a deadlock, when it
+/// is declared), or `None` when none came within `budget`. The thread that called this
 /// function only watches (it sleeps between looks), so the two callers have the two cores.
 /// Panic messages are not printed while it runs.
 ///
@@ -240,6 +241,7 @@ where
         round: AtomicUsize::new(0),
         done: AtomicUsize::new(0),
         failed: AtomicBool::new(false),
+        failed_at: Mutex::new(None),
         over: AtomicBool::new(false),
         stop: AtomicBool::new(false),
     });
@@ -280,7 +282,9 @@ where
                     std::hint::spin_loop();
                 }
                 if panicked || tight.failed.load(Ordering::SeqCst) || !holds(&s) {
-                    tight.failed.store(true, Ordering::SeqCst);
+                    // The time of the find, not of when the watcher next looks.
+                    *tight.failed_at.lock().unwrap_or_else(|e| e.into_inner()) =
+                        Some(start.elapsed());
                     break;
                 }
             }
@@ -291,7 +295,7 @@ where
     let outcome = loop {
         std::thread::sleep(Duration::from_millis(5));
         if tight.over.load(Ordering::SeqCst) {
-            break tight.failed.load(Ordering::SeqCst).then(|| start.elapsed());
+            break *tight.failed_at.lock().unwrap_or_else(|e| e.into_inner());
         }
         let now = tight.done.load(Ordering::SeqCst);
         if now != seen {
@@ -313,7 +317,10 @@ struct Tight<S> {
     instance: Mutex<Option<Arc<S>>>,
     round: AtomicUsize,
     done: AtomicUsize,
+    /// The helper's call panicked.
     failed: AtomicBool,
+    /// When the round that failed ended, from the start.
+    failed_at: Mutex<Option<Duration>>,
     over: AtomicBool,
     stop: AtomicBool,
 }
