@@ -8,6 +8,7 @@ use std::sync::Mutex;
 
 use threadsafe_rt::thread_safe;
 
+use crate::contege::std_locks::lock_in_address_order;
 use crate::{BugKind, Subject};
 
 /// Iterations per thread and round of the naive stress test.
@@ -261,9 +262,13 @@ fn self_insert(chars: &mut Vec<char>, dst: Option<usize>) {
 }
 
 /// [`StringBuffer`] with `append_buffer` and `insert_buffer` fixed: the source's characters
-/// are read in one lock section (one lock when the source is the destination, else the
-/// source alone before the destination), so a concurrent `set_length(0)` makes them copy
-/// either the old text or the new one, never a range past the end.
+/// are read and written in one lock section (one lock when the source is the destination,
+/// else both, taken in address order), so a concurrent `set_length(0)` makes them copy
+/// either the old text or the new one, never a range past the end, and no call on either
+/// buffer comes between the read and the write. (Reading the source under its lock and
+/// then writing under the destination's, as Java's `StringBuffer` does, is not
+/// linearizable: `a.set_length(0); b.append("ab")` on one thread beside `b.append_buffer(&a)`
+/// can leave `b` with "ab" then the old text, which no order of the three calls gives.)
 #[derive(Default)]
 pub struct FixedStringBuffer(StringBuffer);
 
@@ -309,8 +314,8 @@ impl FixedStringBuffer {
         if std::ptr::eq(self, other) {
             self_insert(&mut self.0.chars.lock().unwrap(), None);
         } else {
-            let copied = other.0.chars.lock().unwrap().clone();
-            self.0.chars.lock().unwrap().extend(copied);
+            let (mut chars, source) = lock_in_address_order(&self.0.chars, &other.0.chars);
+            chars.extend(source.iter().copied());
         }
     }
 
@@ -330,8 +335,10 @@ impl FixedStringBuffer {
         if std::ptr::eq(self, other) {
             self_insert(&mut self.0.chars.lock().unwrap(), Some(dst));
         } else {
-            let copied = other.0.chars.lock().unwrap().clone();
-            splice_at(&mut self.0.chars.lock().unwrap(), dst, copied);
+            let (mut chars, source) = lock_in_address_order(&self.0.chars, &other.0.chars);
+            let copied = source.clone();
+            drop(source);
+            splice_at(&mut chars, dst, copied);
         }
     }
 
