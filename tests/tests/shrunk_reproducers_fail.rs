@@ -131,7 +131,12 @@ fn sync_concurrent_hash_map() {
     shrunk_and_fails_every_run(&Sample {
         file: "shrunk_sync_concurrent_hash_map.rs",
         import: "threadsafe_corpus::contege::sync_locks::concurrent_hash_map::ConcurrentHashMap",
-        seed: 1,
+        // Not seed 1 since the generator builds prefixes that stop after the constructor:
+        // seed 1 now finds `remove("b") ‖ put_all(&cut)` with `remove` held at its lock
+        // while `put_all` runs on, and `remove` running to its end unseen in between; the
+        // trace cannot say that (`report::gated`'s documented limit), and that gated test
+        // passes. Seed 3's find has every switch in its trace.
+        seed: 3,
         check: check_of::<ConcurrentHashMap>,
         gated: shrunk_sync_concurrent_hash_map::concurrent_hash_map_gated,
     });

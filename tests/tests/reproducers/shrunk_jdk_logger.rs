@@ -2,7 +2,7 @@
 // controlled find with seed 0. UPDATE_SNAPSHOTS=1 rewrites this file.
 use threadsafe_corpus::jdk::logger::Logger;
 
-/// Found by threadsafe (seed 0): panic in thread 2, in `warning`, at corpus/src/jdk/logger.rs:198:13: NullPointerException: handler 0 is gone (there are 0 handlers).
+/// Found by threadsafe (seed 0): panic in thread 2, in `severe`, at corpus/src/jdk/logger.rs:198:13: NullPointerException: handler 0 is gone (there are 0 handlers).
 /// The failure needs an unlucky schedule, so the scenario is repeated; a deadlock hangs.
 #[allow(dead_code)]
 pub fn logger_thread_safety_violation() {
@@ -22,21 +22,21 @@ pub fn logger_thread_safety_violation() {
             });
             s.spawn(|| {
                 start();
-                let _ = cut.warning("");
+                let _ = cut.severe("");
             });
         });
     }
 }
 
-/// Found by threadsafe (seed 0): panic in thread 2, in `warning`, at corpus/src/jdk/logger.rs:198:13: NullPointerException: handler 0 is gone (there are 0 handlers).
+/// Found by threadsafe (seed 0): panic in thread 2, in `severe`, at corpus/src/jdk/logger.rs:198:13: NullPointerException: handler 0 is gone (there are 0 handlers).
 /// The gates hold each thread where the failing controlled run switched away from it.
 pub fn logger_gated() {
     let cut = Logger::with_handler("", "hello world");
     let schedule = threadsafe_rt::schedule!(
-        "t2: fn is_loggable@87#1"
+        "t2: fn log@139#1"
         -> "t1: fn remove_handler@110#1"
         -> "t1: fn remove_handler@110#1"
-        -> "t2: fn is_loggable@87#1"
+        -> "t2: fn log@139#1"
         -> "t2: fn log@140#1"
         -> "t1: fn remove_handler@110#1"
         -> "t1: end"
@@ -47,7 +47,7 @@ pub fn logger_gated() {
             let _ = cut.remove_handler("hello world");
         });
         s.spawn("t2", || {
-            let _ = cut.warning("");
+            let _ = cut.severe("");
         });
     });
     outcome.unwrap();

@@ -58,8 +58,8 @@ fn generated_2() {
     let _ = cut1.get("b");
     std::thread::scope(|s| {
         s.spawn(|| {
-            let _ = cut.eq(&cut1);
-            let _ = cut1.get("ab");
+            let _ = cut1.remove("é");
+            let _ = cut1.remove("é");
         });
         s.spawn(|| {
             let _ = cut1.remove("é");
@@ -80,12 +80,12 @@ fn generated_3() {
     let _ = cut1.get("b");
     std::thread::scope(|s| {
         s.spawn(|| {
-            let _ = cut1.remove("é");
-            let _ = cut1.remove("é");
+            let _ = cut.eq(&cut1);
+            let _ = cut1.get("ab");
         });
         s.spawn(|| {
-            let _ = cut1.remove("é");
-            let _ = cut1.remove("é");
+            let _ = cut1.remove("ab");
+            let _ = cut1.remove("ab");
         });
     });
     let _ = cut1.is_empty();
@@ -106,8 +106,8 @@ fn generated_4() {
             let _ = cut1.get("ab");
         });
         s.spawn(|| {
-            let _ = cut1.len();
-            let _ = cut.get("é");
+            let _ = cut1.remove("é");
+            let _ = cut1.remove("é");
         });
     });
     let _ = cut.len();

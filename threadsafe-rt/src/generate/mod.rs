@@ -169,7 +169,11 @@ impl<'c, T: Send + Sync + 'static> Generator<'c, T> {
             }
             self.suffix_tries_left -= 1;
             let p = if self.prefixes.len() < self.max_prefixes {
-                match self.new_prefix(runner) {
+                // The second prefix of a round stops after the instances are made: races of
+                // first use (a lazy initialization, the first insert of a key) need the state
+                // that any earlier call would have changed.
+                let bare = self.prefixes.len() == 1;
+                match self.new_prefix(runner, bare) {
                     Some(p) => {
                         self.prefixes.push(p);
                         self.prefixes.len() - 1
@@ -206,7 +210,8 @@ impl<'c, T: Send + Sync + 'static> Generator<'c, T> {
         }
     }
 
-    fn new_prefix(&mut self, runner: &mut SeqRunner) -> Option<Prefix> {
+    /// A prefix: the instances, then (unless `bare`) the state changers' tries.
+    fn new_prefix(&mut self, runner: &mut SeqRunner, bare: bool) -> Option<Prefix> {
         let mut prefix = Prefix::empty();
         if !self.instantiate(&mut prefix, runner) {
             return None;
@@ -219,7 +224,12 @@ impl<'c, T: Send + Sync + 'static> Generator<'c, T> {
         if takes_instances && self.rng.gen_bool(0.5) {
             self.instantiate(&mut prefix, runner);
         }
-        for _ in 0..self.config.state_changer_tries {
+        let tries = if bare {
+            0
+        } else {
+            self.config.state_changer_tries
+        };
+        for _ in 0..tries {
             let methods: Vec<usize> = (0..self.desc.methods.len()).collect();
             if let Some(call) = self.call_cut(
                 &methods,

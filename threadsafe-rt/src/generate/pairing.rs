@@ -2,12 +2,14 @@
 //! (Algorithm 1), a call between two instances also against its mirror, and the post part
 //! after the threads.
 
+use std::any::TypeId;
 use std::sync::Arc;
 
 use rand::Rng;
 
 use super::{rescope, shape, Generator, ReadyTest};
 use crate::exec::{serial_order, CallOutcome, Produced, SeqRunner};
+use crate::subject::{Description, ParamKind};
 use crate::testcase::{Arg, Call, Out, Scope, TestCase, VarRef};
 
 impl<T: Send + Sync + 'static> Generator<'_, T> {
@@ -29,6 +31,35 @@ impl<T: Send + Sync + 'static> Generator<'_, T> {
                 .collect();
             let test = TestCase {
                 prefix: prefix.calls.clone(),
+                threads,
+                post: Vec::new(),
+            };
+            if let Some(ready) = self.with_post(p, test, runner) {
+                self.ready.push(ready);
+            }
+            // The same pair again with the newest suffix's fresh values made the same as the
+            // other's: two threads racing on one key (both inserting it, one inserting while
+            // the other reads it), which two suffixes drawing keys on their own rarely do.
+            let prefix = &self.prefixes[p];
+            if other == newest {
+                continue;
+            }
+            let Some(same) =
+                shared_keys(self.desc, &prefix.suffixes[other], &prefix.suffixes[newest])
+            else {
+                continue;
+            };
+            let mut threads = vec![
+                rescope(&prefix.suffixes[other], Scope::Thread(0)),
+                rescope(&same, Scope::Thread(1)),
+            ];
+            while threads.len() < self.config.threads {
+                let s = self.rng.gen_range(0..n);
+                let t = threads.len();
+                threads.push(rescope(&self.prefixes[p].suffixes[s], Scope::Thread(t)));
+            }
+            let test = TestCase {
+                prefix: self.prefixes[p].calls.clone(),
                 threads,
                 post: Vec::new(),
             };
@@ -137,6 +168,63 @@ impl<T: Send + Sync + 'static> Generator<'_, T> {
             target: None,
         })
     }
+}
+
+/// `to` with its fresh values made the same as those of `from`: the `i`-th fresh value of
+/// a type in `to` takes the seed of the `i`-th of that type in `from` (of its last, when
+/// `from` has fewer). `None` when that changes nothing.
+fn shared_keys<T>(desc: &Description<T>, from: &[Call], to: &[Call]) -> Option<Vec<Call>> {
+    let fresh = |calls: &[Call]| -> Vec<(TypeId, u64)> {
+        calls
+            .iter()
+            .flat_map(|c| {
+                let params = &desc.op_at(c.op).params;
+                c.args
+                    .iter()
+                    .zip(params)
+                    .filter_map(|(a, p)| match (a, &p.kind) {
+                        (Arg::Fresh(seed), ParamKind::Value { type_id, .. }) => {
+                            Some((*type_id, *seed))
+                        }
+                        _ => None,
+                    })
+            })
+            .collect()
+    };
+    let keys = fresh(from);
+    let mut taken: Vec<(TypeId, usize)> = Vec::new();
+    let mut changed = false;
+    let mut out = to.to_vec();
+    for c in &mut out {
+        let params = &desc.op_at(c.op).params;
+        for (a, p) in c.args.iter_mut().zip(params) {
+            let (Arg::Fresh(seed), ParamKind::Value { type_id, .. }) = (a, &p.kind) else {
+                continue;
+            };
+            let same: Vec<u64> = keys
+                .iter()
+                .filter(|(t, _)| t == type_id)
+                .map(|&(_, s)| s)
+                .collect();
+            let Some(&last) = same.last() else {
+                continue;
+            };
+            let i = match taken.iter_mut().find(|(t, _)| t == type_id) {
+                Some((_, i)) => {
+                    *i += 1;
+                    *i
+                }
+                None => {
+                    taken.push((*type_id, 0));
+                    0
+                }
+            };
+            let key = same.get(i).copied().unwrap_or(last);
+            changed |= *seed != key;
+            *seed = key;
+        }
+    }
+    changed.then_some(out)
 }
 
 /// `calls` with the two instances of its first call between two instances swapped

@@ -22,7 +22,7 @@ pub(crate) fn probe<T: Send + Sync + 'static>(
 ) -> Vec<(usize, Vec<Recorded>)> {
     let mut gen = Generator::new(desc, config, u32::MAX, HashSet::new());
     let mut out = Vec::new();
-    let mut prefixes: Vec<Prefix> = gen.new_prefix(runner).into_iter().collect();
+    let mut prefixes: Vec<Prefix> = gen.new_prefix(runner, false).into_iter().collect();
     for c in 0..desc.constructors.len() {
         let mut prefix = Prefix::empty();
         if gen.append_ctor(&mut prefix, c, runner) {
