@@ -14,7 +14,8 @@ use crate::testcase::{Arg, Call, Out, Scope, TestCase, VarRef};
 
 impl<T: Send + Sync + 'static> Generator<'_, T> {
     /// Builds the tests of the newest suffix of prefix `p`: paired with every suffix of
-    /// the prefix, itself included (for more threads, with others drawn at random).
+    /// the prefix, itself included (for more threads, with others drawn at random), and
+    /// again with the same keys as the other; beside its mirror, if it has one.
     pub(super) fn make_tests(&mut self, p: usize, runner: &mut SeqRunner) {
         let n = self.prefixes[p].suffixes.len();
         let newest = n - 1;
@@ -38,33 +39,15 @@ impl<T: Send + Sync + 'static> Generator<'_, T> {
                 self.ready.push(ready);
             }
             // The same pair again with the newest suffix's fresh values made the same as the
-            // other's: two threads racing on one key (both inserting it, one inserting while
-            // the other reads it), which two suffixes drawing keys on their own rarely do.
-            let prefix = &self.prefixes[p];
-            if other == newest {
-                continue;
-            }
-            let Some(same) =
-                shared_keys(self.desc, &prefix.suffixes[other], &prefix.suffixes[newest])
-            else {
-                continue;
-            };
-            let mut threads = vec![
-                rescope(&prefix.suffixes[other], Scope::Thread(0)),
-                rescope(&same, Scope::Thread(1)),
-            ];
-            while threads.len() < self.config.threads {
-                let s = self.rng.gen_range(0..n);
-                let t = threads.len();
-                threads.push(rescope(&self.prefixes[p].suffixes[s], Scope::Thread(t)));
-            }
-            let test = TestCase {
-                prefix: self.prefixes[p].calls.clone(),
-                threads,
-                post: Vec::new(),
-            };
-            if let Some(ready) = self.with_post(p, test, runner) {
-                self.ready.push(ready);
+            // other's: two threads on one key (both inserting it, one inserting it while the
+            // other looks it up), which suffixes drawing their keys apart rarely are.
+            if other != newest {
+                let prefix = &self.prefixes[p];
+                let (first, second) = (&prefix.suffixes[other], &prefix.suffixes[newest]);
+                if let Some(same) = shared_keys(self.desc, first, second) {
+                    let first = first.clone();
+                    self.push_pair(p, &first, &same, runner);
+                }
             }
         }
         // A call between two instances (`a.transfer_to(&b)`) also runs against its mirror
@@ -72,23 +55,31 @@ impl<T: Send + Sync + 'static> Generator<'_, T> {
         // at random rarely builds.
         let prefix = &self.prefixes[p];
         if let Some(mirror) = mirrored(&prefix.suffixes[newest]) {
-            let mut threads = vec![
-                rescope(&prefix.suffixes[newest], Scope::Thread(0)),
-                rescope(&mirror, Scope::Thread(1)),
-            ];
-            while threads.len() < self.config.threads {
-                let s = self.rng.gen_range(0..n);
-                let t = threads.len();
-                threads.push(rescope(&self.prefixes[p].suffixes[s], Scope::Thread(t)));
-            }
-            let test = TestCase {
-                prefix: self.prefixes[p].calls.clone(),
-                threads,
-                post: Vec::new(),
-            };
-            if let Some(ready) = self.with_post(p, test, runner) {
-                self.ready.push(ready);
-            }
+            let first = prefix.suffixes[newest].clone();
+            self.push_pair(p, &first, &mirror, runner);
+        }
+    }
+
+    /// Makes a test of `first` and `second` on the first two threads (more threads run
+    /// suffixes of prefix `p` drawn at random) and readies it.
+    fn push_pair(&mut self, p: usize, first: &[Call], second: &[Call], runner: &mut SeqRunner) {
+        let n = self.prefixes[p].suffixes.len();
+        let mut threads = vec![
+            rescope(first, Scope::Thread(0)),
+            rescope(second, Scope::Thread(1)),
+        ];
+        while threads.len() < self.config.threads {
+            let s = self.rng.gen_range(0..n);
+            let t = threads.len();
+            threads.push(rescope(&self.prefixes[p].suffixes[s], Scope::Thread(t)));
+        }
+        let test = TestCase {
+            prefix: self.prefixes[p].calls.clone(),
+            threads,
+            post: Vec::new(),
+        };
+        if let Some(ready) = self.with_post(p, test, runner) {
+            self.ready.push(ready);
         }
     }
 
