@@ -246,7 +246,8 @@ pub struct Config {
     pub prefixes: usize,
     /// Most suffixes per prefix (500).
     pub suffixes: usize,
-    /// Attempts to append a state-changing call to a new prefix (5).
+    /// Attempts to append a state-changing call to a new prefix (5); the second prefix of
+    /// each round gets none, so that races of first use meet an untouched instance.
     pub state_changer_tries: usize,
     /// Attempts to append a call to a new suffix (2).
     pub cut_call_tries: usize,
