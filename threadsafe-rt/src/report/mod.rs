@@ -217,7 +217,9 @@ pub struct ResultsNotes {
     /// Executions whose results were not judged: too many sequential orders to search.
     pub unjudged: u64,
     /// Results no sequential order gave that did not come back when the same controlled
-    /// execution ran again (something outside the schedule decided them): not reported.
+    /// execution ran again, or, seen by free-running threads, when the test ran on for a
+    /// while (something outside the calls decided them, or a race too rare to come back
+    /// soon, as on a busy machine): not reported.
     pub not_reproduced: u64,
 }
 
@@ -309,7 +311,7 @@ impl fmt::Display for ResultsNotes {
         if self.not_reproduced > 0 {
             writeln!(
                 f,
-                "  note: {} result(s) that no sequential order gave did not come back when the same controlled execution ran again (not reported)",
+                "  note: {} result(s) that no sequential order gave did not come back when the same execution (controlled) or the same test (free-running) ran again (not reported)",
                 self.not_reproduced
             )?;
         }
