@@ -3,6 +3,7 @@
 //! after the threads.
 
 use std::any::TypeId;
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use rand::Rng;
@@ -20,32 +21,14 @@ impl<T: Send + Sync + 'static> Generator<'_, T> {
         let n = self.prefixes[p].suffixes.len();
         let newest = n - 1;
         for other in 0..n {
-            let mut picks = vec![other, newest];
-            while picks.len() < self.config.threads {
-                picks.push(self.rng.gen_range(0..n));
-            }
-            let prefix = &self.prefixes[p];
-            let threads = picks
-                .iter()
-                .enumerate()
-                .map(|(t, &s)| rescope(&prefix.suffixes[s], Scope::Thread(t)))
-                .collect();
-            let test = TestCase {
-                prefix: prefix.calls.clone(),
-                threads,
-                post: Vec::new(),
-            };
-            if let Some(ready) = self.with_post(p, test, runner) {
-                self.ready.push(ready);
-            }
+            let first = self.prefixes[p].suffixes[other].clone();
+            let second = self.prefixes[p].suffixes[newest].clone();
+            self.push_pair(p, &first, &second, runner);
             // The same pair again with the newest suffix's fresh values made the same as the
             // other's: two threads on one key (both inserting it, one inserting it while the
             // other looks it up), which suffixes drawing their keys apart rarely are.
             if other != newest {
-                let prefix = &self.prefixes[p];
-                let (first, second) = (&prefix.suffixes[other], &prefix.suffixes[newest]);
-                if let Some(same) = shared_keys(self.desc, first, second) {
-                    let first = first.clone();
+                if let Some(same) = shared_keys(self.desc, &first, &second) {
                     self.push_pair(p, &first, &same, runner);
                 }
             }
@@ -183,7 +166,8 @@ fn shared_keys<T>(desc: &Description<T>, from: &[Call], to: &[Call]) -> Option<V
             .collect()
     };
     let keys = fresh(from);
-    let mut taken: Vec<(TypeId, usize)> = Vec::new();
+    // How many fresh values of each type `to` has had so far.
+    let mut taken: HashMap<TypeId, usize> = HashMap::new();
     let mut changed = false;
     let mut out = to.to_vec();
     for c in &mut out {
@@ -192,25 +176,12 @@ fn shared_keys<T>(desc: &Description<T>, from: &[Call], to: &[Call]) -> Option<V
             let (Arg::Fresh(seed), ParamKind::Value { type_id, .. }) = (a, &p.kind) else {
                 continue;
             };
-            let same: Vec<u64> = keys
-                .iter()
-                .filter(|(t, _)| t == type_id)
-                .map(|&(_, s)| s)
-                .collect();
-            let Some(&last) = same.last() else {
+            let mut same = keys.iter().filter(|(t, _)| t == type_id).map(|&(_, s)| s);
+            let i = taken.entry(*type_id).or_insert(0);
+            let Some(key) = same.clone().nth(*i).or_else(|| same.next_back()) else {
                 continue;
             };
-            let i = match taken.iter_mut().find(|(t, _)| t == type_id) {
-                Some((_, i)) => {
-                    *i += 1;
-                    *i
-                }
-                None => {
-                    taken.push((*type_id, 0));
-                    0
-                }
-            };
-            let key = same.get(i).copied().unwrap_or(last);
+            *i += 1;
             changed |= *seed != key;
             *seed = key;
         }
