@@ -364,6 +364,11 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
             .deadline
             .max(Instant::now() + Duration::from_millis(500));
         let mut seq = Sequential::new(ready.test.clone(), known_varying, timeout, deadline);
+        seq.run_returned_orders(
+            batch.results.seen.iter().map(|s| &s.results),
+            &mut self.conc,
+            self.desc,
+        );
         let mut verdict = None;
         for seen in &batch.results.seen {
             match seq.explains(&seen.results, &mut self.conc, self.desc) {

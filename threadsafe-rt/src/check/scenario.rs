@@ -8,7 +8,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::config::Executor;
-use crate::exec::{serial_order, BatchOutcome, BatchSpec, ConcRunner, ExecOutcome, SeqRunner};
+use crate::exec::{
+    serial_order, BatchOutcome, BatchSpec, ConcRunner, ExecOutcome, Results, SeqRunner,
+};
 use crate::oracle::{Explained, Sequential};
 use crate::subject::{description, Description, ParamKind, Subject};
 use crate::testcase::{Arg, Call, Made, OpId, Out, TestCase};
@@ -108,13 +110,22 @@ pub fn judge_scenario<T: Subject>(
         Duration::from_secs(1),
         start + Duration::from_secs(60),
     );
-    let (mut explained, mut unknown) = (0, 0);
-    for seen in &batch.results.seen {
-        let mut results = seen.results.clone();
-        if !hint {
-            results.returned.clear();
+    let mut distinct: Vec<Results> = batch
+        .results
+        .seen
+        .iter()
+        .map(|s| s.results.clone())
+        .collect();
+    if hint {
+        seq.run_returned_orders(&distinct, &mut runner, desc);
+    } else {
+        for r in &mut distinct {
+            r.returned.clear();
         }
-        match seq.explains(&results, &mut runner, desc) {
+    }
+    let (mut explained, mut unknown) = (0, 0);
+    for results in &distinct {
+        match seq.explains(results, &mut runner, desc) {
             Explained::Yes => explained += 1,
             Explained::Unknown => unknown += 1,
             Explained::No => {}

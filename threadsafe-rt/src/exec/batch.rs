@@ -357,9 +357,12 @@ impl<T: Send + Sync + 'static> Batch<T> {
             None => evaluate(&all),
         };
         if self.observe && !matches!(outcome, ExecOutcome::Deadlock(_)) {
-            if let Some(results) = Results::of(self.n, &all) {
-                let results = results.returned_at(ends);
-                lock(&self.distinct).add(results, e, || run.map(|r| r.trace()));
+            let mut distinct = lock(&self.distinct);
+            if !distinct.count_if_seen(&all) {
+                if let Some(results) = Results::of(self.n, &all) {
+                    let results = results.returned_at(ends);
+                    distinct.add(results, e, || run.map(|r| r.trace()));
+                }
             }
         }
         if let (Some(run), Some(c)) = (run, &self.control) {

@@ -32,7 +32,10 @@ pub(super) fn run_suffix<T>(
 ) -> Vec<(Site, CallOutcome)> {
     let scope = Scope::Thread(t);
     let mut local: Vec<Option<Value>> = (0..test.var_count(scope)).map(|_| None).collect();
-    let mut results = Vec::new();
+    let mut results = Vec::with_capacity(test.threads[t].len());
+    if let Some(ends) = ends.as_mut() {
+        ends.reserve(test.threads[t].len());
+    }
     for (k, (call, f)) in test.threads[t].iter().zip(fresh).enumerate() {
         at.store(k + 1, Ordering::Release);
         crate::sched::set_call(k);

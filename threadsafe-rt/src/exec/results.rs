@@ -36,6 +36,19 @@ impl Res {
     }
 }
 
+impl Res {
+    /// Whether two results of one call are the same result: values equal by
+    /// [`Observed::identical`], panics at the same place.
+    fn identical(a: &Res, b: &Res) -> bool {
+        match (a, b) {
+            (Res::Value(x), Res::Value(y)) => x.identical(y),
+            (Res::Panicked(x), Res::Panicked(y)) => x == y,
+            (Res::Panicked(_), _) | (_, Res::Panicked(_)) => false,
+            _ => true,
+        }
+    }
+}
+
 /// What every call of one execution came to: each suffix thread's calls in order, then the
 /// post part's. A list stops where its thread stopped (after a panic), and the post part is
 /// empty when it did not run.
@@ -118,6 +131,56 @@ impl Results {
                 .all(|((site, a), (_, b))| Res::agree(a, b, ignore(site)))
     }
 
+    /// True when the same calls ran, panicked at the same locations, and returned values
+    /// equal by [`Observed::identical`]: whether two executions gave one result, for the
+    /// batch's distinct results (stricter and cheaper than [`same`](Self::same)).
+    pub(crate) fn identical(&self, other: &Results) -> bool {
+        self.threads.len() == other.threads.len()
+            && self.threads.iter().zip(&other.threads).all(|(a, b)| {
+                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| Res::identical(x, y))
+            })
+            && self.post.len() == other.post.len()
+            && self
+                .post
+                .iter()
+                .zip(&other.post)
+                .all(|(x, y)| Res::identical(x, y))
+    }
+
+    /// Whether the outcomes of an execution's calls (as [`of`](Self::of) takes them) are
+    /// these results, by [`identical`](Self::identical), without building them: most
+    /// executions of a test give results seen before.
+    pub(crate) fn identical_to_outcomes(&self, outcomes: &[(Site, CallOutcome)]) -> bool {
+        // Each call appears once among the outcomes: all of them matching a call of these
+        // results, and as many as there are calls, is the same calls.
+        let calls = self.threads.iter().map(Vec::len).sum::<usize>() + self.post.len();
+        let mut matched = 0;
+        for (site, outcome) in outcomes {
+            let res = match site.scope {
+                Scope::Thread(t) => self.threads.get(t).and_then(|c| c.get(site.call)),
+                Scope::Post => self.post.get(site.call),
+                Scope::Prefix => continue,
+            };
+            let same = match (res, outcome) {
+                (Some(Res::Value(x)), CallOutcome::Ok(_, Some(Observation::Value(v)))) => {
+                    x.identical(v)
+                }
+                (
+                    Some(Res::NotComparable),
+                    CallOutcome::Ok(_, Some(Observation::NotComparable)),
+                )
+                | (Some(Res::Returned), CallOutcome::Ok(_, None)) => true,
+                (Some(Res::Panicked(at)), CallOutcome::Panic(p)) => !p.aborted && *at == p.location,
+                _ => false,
+            };
+            if !same {
+                return false;
+            }
+            matched += 1;
+        }
+        matched == calls
+    }
+
     /// True when the same calls ran and each returned or panicked at the same place in
     /// both (values aside).
     pub(crate) fn same_shape(&self, other: &Results) -> bool {
@@ -176,6 +239,24 @@ pub(crate) struct Distinct {
 }
 
 impl Distinct {
+    /// Counts one more execution for the distinct results that `outcomes` (an execution's,
+    /// as [`Results::of`] takes them) are, if they were seen; false if they are new.
+    pub(super) fn count_if_seen(&mut self, outcomes: &[(Site, CallOutcome)]) -> bool {
+        let same = |s: &Seen| s.results.identical_to_outcomes(outcomes);
+        let found = match self.seen.get(self.last).filter(|s| same(s)) {
+            Some(_) => Some(self.last),
+            None => self.seen.iter().position(same),
+        };
+        match found {
+            Some(i) => {
+                self.seen[i].count += 1;
+                self.last = i;
+                true
+            }
+            None => false,
+        }
+    }
+
     /// Adds the results of execution `e`; `trace` makes its schedule, asked for only when
     /// the results are new.
     pub(super) fn add(
@@ -184,7 +265,7 @@ impl Distinct {
         e: usize,
         trace: impl FnOnce() -> Option<Vec<Step>>,
     ) {
-        let exact = |s: &Seen| s.results.same(&results, |_| false);
+        let exact = |s: &Seen| s.results.identical(&results);
         if let Some(s) = self.seen.get_mut(self.last).filter(|s| exact(s)) {
             s.count += 1;
             return;
@@ -302,6 +383,40 @@ mod tests {
         });
         assert!(Results::of(1, &[(Site::thread(0, 0), CallOutcome::Unavailable)]).is_none());
         assert!(Results::of(1, &[(Site::thread(0, 0), unwound)]).is_none());
+    }
+
+    #[test]
+    fn outcomes_are_compared_with_results_without_building_them() {
+        let outcomes = || {
+            vec![
+                (Site::post(0), ok(9)),
+                (Site::thread(1, 0), ok(2)),
+                (Site::thread(0, 0), ok(1)),
+            ]
+        };
+        let r = results(outcomes());
+        assert!(r.identical_to_outcomes(&outcomes()), "in any order");
+        let mut other = outcomes();
+        other[1].1 = ok(3);
+        assert!(!r.identical_to_outcomes(&other), "a different value");
+        assert!(
+            !r.identical_to_outcomes(&outcomes()[1..]),
+            "the post part did not run"
+        );
+        let mut more = outcomes();
+        more.push((Site::thread(0, 1), ok(4)));
+        assert!(!r.identical_to_outcomes(&more), "a call more");
+        let mut panicked = outcomes();
+        panicked[2].1 = panic_at("a.rs:1:1");
+        assert!(!r.identical_to_outcomes(&panicked));
+        assert!(results(panicked.clone()).identical_to_outcomes(&panicked));
+
+        let mut d = Distinct::default();
+        assert!(!d.count_if_seen(&outcomes()), "nothing seen yet");
+        d.add(r, 0, || None);
+        assert!(d.count_if_seen(&outcomes()));
+        assert!(!d.count_if_seen(&other));
+        assert_eq!(d.seen[0].count, 2);
     }
 
     #[test]

@@ -64,8 +64,9 @@ pub(crate) struct Sequential {
     orders: Option<Vec<Vec<usize>>>,
     /// How many of `orders` have run.
     tried: usize,
-    /// Orders run because an execution's calls returned in that order.
-    hinted: HashSet<Vec<usize>>,
+    /// Orders run because an execution's calls returned in that order, with how many
+    /// times each ran.
+    hinted: HashMap<Vec<usize>, usize>,
     /// The distinct results seen, each with an order that gave it.
     known: Vec<(Results, Vec<usize>)>,
     /// The first results of each order run, which later runs of it are compared with.
@@ -94,7 +95,7 @@ impl Sequential {
             test,
             orders,
             tried: 0,
-            hinted: HashSet::new(),
+            hinted: HashMap::new(),
             known: Vec::new(),
             first: HashMap::new(),
             varying,
@@ -149,11 +150,17 @@ impl Sequential {
             return Explained::Yes;
         }
         // The order in which the calls returned explains a correct execution more often
-        // than not: try it first.
-        if !r.returned.is_empty() && self.hinted.insert(r.returned.clone()) {
-            self.run_orders(std::slice::from_ref(&r.returned), REPEATS, None, conc, desc);
-            if self.lookup(r) {
-                return Explained::Yes;
+        // than not: try it first, [`REPEATS`] times in all, so that a value that varies
+        // between its runs is seen.
+        if !r.returned.is_empty() {
+            let ran = self.hinted.get(&r.returned).copied().unwrap_or(0);
+            if ran < REPEATS {
+                let order = r.returned.clone();
+                self.hinted.insert(order.clone(), REPEATS);
+                self.run_orders(&[order], REPEATS - ran, None, conc, desc);
+                if self.lookup(r) {
+                    return Explained::Yes;
+                }
             }
         }
         let Some(orders) = self.orders.clone() else {
@@ -163,7 +170,7 @@ impl Sequential {
             let end = (self.tried + CHUNK).min(orders.len());
             let chunk: Vec<Vec<usize>> = orders[self.tried..end]
                 .iter()
-                .filter(|o| !self.hinted.contains(*o))
+                .filter(|o| !self.hinted.contains_key(*o))
                 .cloned()
                 .collect();
             self.tried = end;
@@ -173,6 +180,36 @@ impl Sequential {
             }
         }
         Explained::No
+    }
+
+    /// Runs once each order in which the calls of `results` returned, all at once (one
+    /// hand-over of the workers), for the results that the known ones do not give. Most
+    /// results of a correct type are then known before [`explains`](Self::explains) is asked:
+    /// a run that gives them explains them whatever runs follow, so the second run that
+    /// would show a varying value is made only for results still unexplained.
+    pub(crate) fn run_returned_orders<'r, T: Send + Sync + 'static>(
+        &mut self,
+        results: impl IntoIterator<Item = &'r Results>,
+        conc: &mut ConcRunner,
+        desc: &'static Description<T>,
+    ) {
+        let mut orders: Vec<Vec<usize>> = Vec::new();
+        for r in results {
+            if !r.returned.is_empty()
+                && !self.hinted.contains_key(&r.returned)
+                && !orders.contains(&r.returned)
+                && !self.lookup(r)
+            {
+                orders.push(r.returned.clone());
+            }
+        }
+        if orders.is_empty() {
+            return;
+        }
+        for o in &orders {
+            self.hinted.insert(o.clone(), 1);
+        }
+        self.run_orders(&orders, 1, None, conc, desc);
     }
 
     /// The check before a report: every linearization runs [`CONFIRM_RUNS`] more times

@@ -20,7 +20,7 @@
 
 use std::any::Any;
 use std::fmt::{self, Debug};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use crate::subject::Frame;
 
@@ -33,32 +33,59 @@ pub(crate) struct Observed(Repr);
 
 #[derive(Clone)]
 enum Repr {
-    /// `R: PartialEq + Debug + Clone + Send + Sync + 'static`: the value itself, compared with
-    /// `PartialEq`; its `Debug` text is made only when needed (report, or as a fallback).
+    /// `R: PartialEq + Debug + Clone + Send + Sync + 'static`: the value itself (a
+    /// [`Stored<R>`]), compared with `PartialEq`; its `Debug` text is made only when needed
+    /// (report, or as a fallback), once.
     Value {
         value: Arc<Erased>,
         eq: fn(&Erased, &Erased) -> bool,
-        debug: fn(&Erased) -> String,
+        text: fn(&Erased) -> &str,
     },
     /// `R: PartialEq + Debug` only (it borrows, or is not `Clone`): its `Debug` text, made at
     /// once.
     Debug(String),
 }
 
+/// An observed value with its `Debug` text, made the first time it is asked for: a value
+/// is compared with many (every distinct result the oracle knows), its text made once.
+struct Stored<R> {
+    value: R,
+    text: OnceLock<String>,
+}
+
+fn eq_of<R: PartialEq + 'static>(a: &Erased, b: &Erased) -> bool {
+    match (a.downcast_ref::<Stored<R>>(), b.downcast_ref::<Stored<R>>()) {
+        (Some(a), Some(b)) => a.value == b.value,
+        _ => false,
+    }
+}
+
+fn text_of<R: Debug + 'static>(v: &Erased) -> &str {
+    match v.downcast_ref::<Stored<R>>() {
+        Some(s) => s.text.get_or_init(|| format!("{:?}", s.value)),
+        None => "<?>",
+    }
+}
+
 impl Observed {
     /// `value`, compared with `PartialEq` (what [`ObserveValue`] records).
     pub(crate) fn value<R: PartialEq + Debug + Send + Sync + 'static>(value: R) -> Self {
         Observed(Repr::Value {
-            value: Arc::new(value),
-            eq: |a, b| match (a.downcast_ref::<R>(), b.downcast_ref::<R>()) {
-                (Some(a), Some(b)) => a == b,
-                _ => false,
-            },
-            debug: |v| match v.downcast_ref::<R>() {
-                Some(v) => format!("{v:?}"),
-                None => "<?>".to_string(),
-            },
+            value: Arc::new(Stored {
+                value,
+                text: OnceLock::new(),
+            }),
+            eq: eq_of::<R>,
+            text: text_of::<R>,
         })
+    }
+
+    /// The value's `Debug` text, made once.
+    fn text(&self) -> &str {
+        match &self.0 {
+            Repr::Value { value, text, .. } => text(&**value),
+            Repr::Debug(text) => text,
+        }
     }
 
     /// Equal under `PartialEq`, or with equal `Debug` text (either one: `NaN` is `NaN` by
@@ -72,15 +99,31 @@ impl Observed {
                 return true;
             }
         }
-        self.debug() == other.debug()
+        self.text() == other.text()
+    }
+
+    /// Equal under `PartialEq`; by `Debug` text only when a value is not equal to itself
+    /// (`NaN`) or when only the text was observed. Stricter than [`same`](Self::same), and
+    /// cheap: no text is made for values that `PartialEq` tells apart. It sorts executions
+    /// into distinct results, each of which the oracle then judges with `same`, so that
+    /// telling two results apart that `same` would not costs one lookup, never a report.
+    pub(crate) fn identical(&self, other: &Observed) -> bool {
+        if let (Repr::Value { value: a, eq, .. }, Repr::Value { value: b, .. }) =
+            (&self.0, &other.0)
+        {
+            if eq(&**a, &**b) {
+                return true;
+            }
+            if eq(&**a, &**a) && eq(&**b, &**b) {
+                return false;
+            }
+        }
+        self.text() == other.text()
     }
 
     /// The value's `Debug` text, for the report.
     pub(crate) fn debug(&self) -> String {
-        match &self.0 {
-            Repr::Value { value, debug, .. } => debug(&**value),
-            Repr::Debug(text) => text.clone(),
-        }
+        self.text().to_string()
     }
 }
 
@@ -253,6 +296,32 @@ mod tests {
         let nan = value(owned!(f64::NAN));
         assert!(nan.same(&value(owned!(f64::NAN))));
         assert!(!nan.same(&value(owned!(1.0f64))));
+        assert!(nan.identical(&value(owned!(f64::NAN))));
+        assert!(!nan.identical(&value(owned!(1.0f64))));
+        assert!(!value(owned!(1.0f64)).identical(&nan));
+    }
+
+    /// Equal under `PartialEq` only: its `Debug` text leaves out the field that differs.
+    #[derive(Clone, PartialEq)]
+    struct Stamped(u32, u64);
+
+    impl Debug for Stamped {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            write!(f, "Stamped({})", self.0)
+        }
+    }
+
+    #[test]
+    fn identical_trusts_partial_eq_where_same_also_takes_equal_text() {
+        let a = value(owned!(Stamped(1, 10)));
+        let b = value(owned!(Stamped(1, 20)));
+        assert!(a.same(&b), "same: equal Debug text");
+        assert!(!a.identical(&b), "identical: PartialEq tells them apart");
+        assert!(a.identical(&value(owned!(Stamped(1, 10)))));
+        assert!(!a.identical(&value(owned!(Stamped(2, 10)))));
+        let text = |v: u32| value(owned!(NotClone(v)));
+        assert!(text(1).identical(&text(1)), "text only: compared as text");
+        assert!(!text(1).identical(&text(2)));
     }
 
     #[test]
