@@ -152,29 +152,37 @@ impl Sequential {
         // The order in which the calls returned explains a correct execution more often
         // than not: try it first, [`REPEATS`] times in all, so that a value that varies
         // between its runs is seen.
+        // Its runs still to make go with the first other orders, in one hand-over, when
+        // the others are enumerated ([`run_returned_orders`](Self::run_returned_orders)
+        // made one already, which did not give `r`).
+        let mut hint = Vec::new();
         if !r.returned.is_empty() {
             let ran = self.hinted.get(&r.returned).copied().unwrap_or(0);
             if ran < REPEATS {
-                let order = r.returned.clone();
-                self.hinted.insert(order.clone(), REPEATS);
-                self.run_orders(&[order], REPEATS - ran, None, conc, desc);
+                self.hinted.insert(r.returned.clone(), REPEATS);
+                hint.push((r.returned.clone(), REPEATS - ran));
+            }
+        }
+        let Some(orders) = self.orders.clone() else {
+            if !hint.is_empty() {
+                self.run_each(&hint, None, conc, desc);
                 if self.lookup(r) {
                     return Explained::Yes;
                 }
             }
-        }
-        let Some(orders) = self.orders.clone() else {
             return self.search(r, conc, desc, 1);
         };
-        while self.tried < orders.len() {
+        while self.tried < orders.len() || !hint.is_empty() {
             let end = (self.tried + CHUNK).min(orders.len());
-            let chunk: Vec<Vec<usize>> = orders[self.tried..end]
-                .iter()
-                .filter(|o| !self.hinted.contains_key(*o))
-                .cloned()
-                .collect();
+            let mut each = std::mem::take(&mut hint);
+            each.extend(
+                orders[self.tried..end]
+                    .iter()
+                    .filter(|o| !self.hinted.contains_key(*o))
+                    .map(|o| (o.clone(), REPEATS)),
+            );
             self.tried = end;
-            self.run_orders(&chunk, REPEATS, None, conc, desc);
+            self.run_each(&each, None, conc, desc);
             if self.lookup(r) {
                 return Explained::Yes;
             }
@@ -247,13 +255,29 @@ impl Sequential {
         conc: &mut ConcRunner,
         desc: &'static Description<T>,
     ) {
-        let runs: Vec<Vec<usize>> = orders
+        let each: Vec<(Vec<usize>, usize)> = orders.iter().map(|o| (o.clone(), repeats)).collect();
+        self.run_each(&each, pace, conc, desc);
+    }
+
+    /// Runs each order its number of times, all in one hand-over of the workers (paced by
+    /// `pace`), and learns from the results.
+    fn run_each<T: Send + Sync + 'static>(
+        &mut self,
+        each: &[(Vec<usize>, usize)],
+        pace: Option<u64>,
+        conc: &mut ConcRunner,
+        desc: &'static Description<T>,
+    ) {
+        let runs: Vec<Vec<usize>> = each
             .iter()
-            .flat_map(|o| std::iter::repeat(o.clone()).take(repeats))
+            .flat_map(|(o, times)| std::iter::repeat(o.clone()).take(*times))
             .collect();
-        let results = conc.run_linear(desc, &self.test, &runs, pace, self.timeout);
+        let mut results = conc
+            .run_linear(desc, &self.test, &runs, pace, self.timeout)
+            .into_iter();
         self.runs += runs.len();
-        for (order, same_order) in orders.iter().zip(results.chunks(repeats)) {
+        for (order, times) in each {
+            let same_order: Vec<Option<Results>> = results.by_ref().take(*times).collect();
             self.learn(order, same_order.iter().flatten());
         }
     }
