@@ -110,7 +110,11 @@ fn the_oracle_alone_explains_a_correct_stack() {
         assert_eq!((r.linearizations, r.executions), (369_600, 20), "{r:?}");
         assert!(r.distinct >= 1, "{r:?}");
         assert_eq!((r.explained, r.unknown), (r.distinct, 0), "{r:?}");
-        assert!(r.runs >= 2, "{r:?}");
+        // With the order the calls returned in, one run of it can explain a result alone
+        // (a second is made only for results it does not give); the search runs at least
+        // the first call of each thread.
+        let least = if hint { r.distinct } else { 4 };
+        assert!(r.runs >= least, "{r:?}");
     }
     let e = judge_scenario::<Correct>("new", &[&["nope"][..]], &[], 1, true).unwrap_err();
     assert!(e.contains("`nope`"), "{e}");
