@@ -1,8 +1,10 @@
 //! The results oracle: which results the linearizations of one test give, learned as they
 //! are needed and kept for the test's lifetime, so that judging an execution is a lookup.
 //!
-//! [`Sequential::explains`] looks the results up among those known; when they are not
-//! there it runs the order in which the execution's calls returned, then more
+//! [`Sequential::run_returned_orders`] first runs, once each and all in one hand-over, the
+//! orders in which the calls of a batch's distinct results returned: most results of a
+//! correct type are known after it. [`Sequential::explains`] looks the results up among
+//! those known; when they are not there it runs their returned order again, then more
 //! linearizations, a few at a time, each [`REPEATS`] times on fresh
 //! instances, until one gives them or none is left. A value that differs between the runs
 //! of one linearization (hash order, a clock, an address, a random token) is not compared
