@@ -152,11 +152,10 @@ impl Sequential {
             return Explained::Yes;
         }
         // The order in which the calls returned explains a correct execution more often
-        // than not: try it first, [`REPEATS`] times in all, so that a value that varies
-        // between its runs is seen.
-        // Its runs still to make go with the first other orders, in one hand-over, when
-        // the others are enumerated ([`run_returned_orders`](Self::run_returned_orders)
-        // made one already, which did not give `r`).
+        // than not: it runs first, `REPEATS` times in all, so that a value that varies
+        // between its runs is seen. `run_returned_orders` may have made one run of it
+        // already (which did not give `r`); the runs left go with the first other orders,
+        // in one hand-over, when the others are enumerated.
         let mut hint = Vec::new();
         if !r.returned.is_empty() {
             let ran = self.hinted.get(&r.returned).copied().unwrap_or(0);
