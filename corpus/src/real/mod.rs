@@ -14,6 +14,8 @@ use crate::Subject;
 
 pub mod lasso_keys;
 pub mod lasso_resolve;
+pub mod prometheus_histogram;
+pub mod ratelimit_token;
 pub mod spin_once;
 
 impl Default for spin_once::LazyConnection {
@@ -34,5 +36,7 @@ pub fn subjects() -> Vec<Subject> {
         lasso_keys::subject("R1"),
         lasso_resolve::subject("R2"),
         spin_once::subject("R3"),
+        prometheus_histogram::subject("R4"),
+        ratelimit_token::subject("R5"),
     ]
 }
