@@ -47,6 +47,44 @@ pub fn panic_at(report: &Report, method: &str, file: &str, line: u32, message: &
     );
 }
 
+/// Asserts that the violation of `report` is a wrong result: at least one call marked as
+/// giving a result no sequential order gives, the report explaining it beside what the
+/// sequential orders give, and a reproducer that compares the results with the sequential
+/// ones. Returns the marked calls and the failure table.
+pub fn wrong_results(report: &Report) -> (&[String], &str) {
+    let v = violation(report);
+    let Failure::Results { calls, table } = &v.failure else {
+        panic!("expected wrong results, got: {}\n{report}", v.failure);
+    };
+    assert!(
+        !calls.is_empty(),
+        "no call marked as giving a result no sequential order gives:\n{report}"
+    );
+    let printed = report.to_string();
+    for part in [
+        "results that no sequential order of the same calls gives",
+        "the sequential orders of these calls give instead",
+        table.as_str(),
+    ] {
+        assert!(
+            printed.contains(part),
+            "the report shows {part:?}:\n{report}"
+        );
+    }
+    for part in [
+        "let sequential = [",
+        "sequential.contains(&results)",
+        "#[test]",
+    ] {
+        assert!(
+            v.reproducer.contains(part),
+            "the reproducer has {part:?}:\n{}",
+            v.reproducer
+        );
+    }
+    (calls, table)
+}
+
 /// Asserts that the violation of `report` is a deadlock of two threads, both in `method`.
 pub fn deadlock_in(report: &Report, method: &str) {
     let Failure::Deadlock { blocked } = &violation(report).failure else {

@@ -12,8 +12,9 @@
 //!   to the sum, three separate atomics; a snapshot (`Metric::metric`, what `collect`
 //!   exposes) reads the sum, then the count, then the buckets. A snapshot that interleaves
 //!   with a recording sees part of it: e.g. the count read before the recording and the
-//!   buckets after, one value in a bucket and none in the total. Since 0.10.0 it records into a hot
-//!   shard, and a snapshot switches shards and waits for the recordings on the old one.
+//!   buckets after, one value in a bucket and none in the total. Since 0.10.0 a recording
+//!   goes into a hot shard, and a snapshot switches shards and waits for the recordings on
+//!   the old one.
 //! - Symptom: no panic; a snapshot no sequential order of the recordings and the snapshot
 //!   gives (`count` ≠ `bucketed`, or a sum without its count).
 //!
