@@ -2,9 +2,10 @@
 //!
 //! For every selected subject and seed `0..N` (default 5), the buggy type is checked as
 //! `time_to_bug` checks it (`measure::tool_config`: `Config::default()` with the seed and
-//! budget `B`, default 10 s, and the oracle its kind of bug asks for), shrinking on as it
-//! ships. For each find of the subject's bug (a panic in its file, or a deadlock; a wrong
-//! result for the `W` subjects; anything else is printed as a WRONG FIND and left out): the calls of the generated test before and after shrinking, the
+//! budget `B`, default 10 s, and the papers' oracle for the papers' subjects, results
+//! compared for the others), shrinking on as it ships. For each find of the subject's bug
+//! (a panic in its file, or a deadlock; under results compared, a wrong result too;
+//! anything else is printed as a WRONG FIND and left out): the calls of the generated test before and after shrinking, the
 //! lines of the reproducer before (`Shrunk::original`) and after (`Violation::reproducer`),
 //! the shrink time, and its share of time to bug plus shrink time.
 //!
@@ -40,11 +41,13 @@ fn hunt(
     seed: u64,
     settings: &ShrinkSettings,
 ) -> Result<Option<ShrinkFind>, String> {
-    let config = measure::tool_config(subject.bug, seed, settings.budget);
+    let config = measure::tool_config(subject, seed, settings.budget);
     let report = catch_unwind(AssertUnwindSafe(|| (subject.check_buggy)(&config)))
         .map_err(|payload| format!("the check panicked: {}", measure::panic_message(&*payload)))?;
     match &report.verdict {
-        Verdict::Violation(v) if measure::is_the_bug(subject.bug, subject.file, &v.failure) => {
+        Verdict::Violation(v)
+            if measure::is_a_find(subject.bug, subject.file, &v.failure, config.results) =>
+        {
             ShrinkFind::of(seed, v)
                 .map(Some)
                 .ok_or_else(|| format!("a find without `shrunk` (is shrinking off?):\n{report}"))

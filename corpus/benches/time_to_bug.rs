@@ -3,15 +3,17 @@
 //!
 //! For every selected subject and seed `0..N`, each with budget `B`:
 //! 1. the tool: `threadsafe_rt::check` of the buggy type, `Config::default()` with the seed
-//!    and the budget, and the paper's oracle (`results = false`: the subjects' bugs are
-//!    panics and deadlocks; see `Mode::config`);
+//!    and the budget; the papers' subjects keep the paper's oracle (`results = false`:
+//!    their bugs are panics and deadlocks), the others the shipped one, results compared
+//!    (`measure::tool_config`);
 //! 2. paper mode: the same with `executor = Paper` and `schedule = Stress` (the paper's
 //!    algorithm and parameters on free-running threads spawned per execution: no noise, no
 //!    controlled schedule);
 //! 3. the naive baseline: the subject's hand-written two-thread stress test.
 //!
 //! A find counts only if it is the subject's bug: a panic located in the subject's file, or
-//! a deadlock. Any other violation is printed as a WRONG FIND and counts as a miss. Then the
+//! a deadlock; under results compared, a wrong result too (`measure::is_a_find`: the twins
+//! stay quiet with results compared). Any other violation is printed as a WRONG FIND and counts as a miss. Then the
 //! correct twin of every selected subject is checked with the tool's config but the default
 //! oracle (results compared), seeds `0..N` and budget `T`: any report on a twin is a false
 //! positive, printed in full, and the harness exits non-zero after printing the table.
@@ -37,8 +39,8 @@
 //!
 //! With `--oracles`, the two oracles are compared too: for each seed, the buggy type is
 //! checked with results compared and with the paper's oracle (panics and deadlocks only),
-//! budget `B`; the one the subject is checked with anyway (results for the wrong-result
-//! subjects, the paper's for the others) is the tool's run. Under results compared a wrong
+//! budget `B`; the one the subject is checked with anyway (the paper's for the papers'
+//! subjects, results compared for the others) is the tool's run. Under results compared a wrong
 //! result counts as a find on every subject (`measure::is_a_find`: the twins stay quiet with
 //! results compared, so it is the bug, seen earlier); each find records what it saw.
 //!
@@ -93,7 +95,7 @@ use threadsafe_corpus::measure::{
     self, BesideResult, Columns, CoverageCounts, CpuMeter, GuideResult, Meta, OracleResult, Run,
     Settings, SubjectResult, TwinCheck, Variant,
 };
-use threadsafe_corpus::{BugKind, Subject};
+use threadsafe_corpus::Subject;
 use threadsafe_rt::{Config, Executor, Guide, Report, ScheduleMode, Verdict};
 
 /// How the buggy type is checked.
@@ -128,10 +130,11 @@ impl Mode {
         }
     }
 
-    fn config(self, bug: BugKind, seed: u64, budget: Duration) -> Config {
-        // The paper's oracle for the buggy types (see `measure::tool_config`); the twins
-        // are checked with results compared (see `twin`).
-        let mut c = measure::tool_config(bug, seed, budget);
+    fn config(self, subject: &Subject, seed: u64, budget: Duration) -> Config {
+        // The papers' oracle for the papers' subjects, results compared for the others
+        // (see `measure::tool_config`); the twins are all checked with results compared
+        // (see `twin`).
+        let mut c = measure::tool_config(subject, seed, budget);
         match self {
             Mode::Tool | Mode::Beside => {}
             Mode::Paper => {
@@ -146,15 +149,11 @@ impl Mode {
         c
     }
 
-    /// Whether `failure` counts as a find: the subject's bug; with results compared by
-    /// `--oracles`, a wrong result too (see `measure::is_a_find`).
-    fn finds(self, subject: &Subject, failure: &threadsafe_rt::Failure) -> bool {
-        match self {
-            Mode::Oracle(results) => {
-                measure::is_a_find(subject.bug, subject.file, failure, results)
-            }
-            _ => measure::is_the_bug(subject.bug, subject.file, failure),
-        }
+    /// Whether `failure` counts as a find under the oracle the check used (`results`:
+    /// compared): the subject's bug, and with results compared a wrong result too (see
+    /// `measure::is_a_find`).
+    fn finds(subject: &Subject, failure: &threadsafe_rt::Failure, results: bool) -> bool {
+        measure::is_a_find(subject.bug, subject.file, failure, results)
     }
 }
 
@@ -184,7 +183,7 @@ impl Progress {
 
 /// One check of the buggy type.
 fn hunt(subject: &Subject, mode: Mode, seed: u64, budget: Duration, p: &mut Progress) -> Run {
-    let config = mode.config(subject.bug, seed, budget);
+    let config = mode.config(subject, seed, budget);
     let report = catch_unwind(AssertUnwindSafe(|| (subject.check_buggy)(&config)));
     let mut run = Run::missed(seed, budget);
     let outcome = match report {
@@ -199,7 +198,7 @@ fn hunt(subject: &Subject, mode: Mode, seed: u64, budget: Duration, p: &mut Prog
             why
         }
         Ok(report) => match &report.verdict {
-            Verdict::Violation(v) if mode.finds(subject, &v.failure) => {
+            Verdict::Violation(v) if Mode::finds(subject, &v.failure, config.results) => {
                 run = Run::found(
                     seed,
                     v.time_to_bug.as_secs_f64(),
@@ -312,7 +311,7 @@ fn naive(subject: &Subject, seed: u64, budget: Duration, p: &mut Progress) -> Ru
 /// One check of the correct twin (`mode` is the tool, or the tool with a guide): whether
 /// it reported a violation, and the MAP-coverage it reached.
 fn twin(subject: &Subject, mode: Mode, seed: u64, budget: Duration, p: &mut Progress) -> TwinCheck {
-    let mut config = mode.config(subject.bug, seed, budget);
+    let mut config = mode.config(subject, seed, budget);
     // A twin is held to the default oracle, results compared: nothing may be reported on a
     // correct type, whichever oracle finds the subject's bug.
     config.results = true;
@@ -575,7 +574,7 @@ fn run(settings: &Settings, args: &[String], subjects: &[Subject]) -> ExitCode {
         let mut schedule_runs: Vec<Vec<Run>> = vec![Vec::new(); extra_schedules.len()];
         // With `--oracles`, the oracle the tool does not use for this subject; the tool's
         // runs are the other's.
-        let tool_results = measure::tool_config(subject.bug, 0, budget).results;
+        let tool_results = measure::tool_config(subject, 0, budget).results;
         let mut other_oracle = Vec::new();
         let (mut beside_runs, mut beside_cpu) = (Vec::new(), measure::OtherCpu::default());
         let mut alone_cpu = measure::OtherCpu::default();

@@ -107,6 +107,22 @@ pub fn all() -> Vec<Subject> {
     all
 }
 
+impl Subject {
+    /// Whether the subject is one of the papers' (`V1` … `V20`, `C6`): the harnesses check
+    /// those with the papers' oracle (panics and deadlocks), to compare with the papers'
+    /// tables, and every other subject with the tool as it ships (results compared).
+    ///
+    /// ```
+    /// let all = threadsafe_corpus::all();
+    /// let v1 = all.iter().find(|s| s.id == "V1").unwrap();
+    /// let r1 = all.iter().find(|s| s.id == "R1").unwrap();
+    /// assert!(v1.from_the_papers() && !r1.from_the_papers());
+    /// ```
+    pub fn from_the_papers(&self) -> bool {
+        matches!(self.id.as_bytes().first(), Some(b'V' | b'C'))
+    }
+}
+
 /// `V7` → 7, `C6` → 100 + 6, `W3` → 200 + 3, `R2` → 300 + 2: the papers' order, then ours.
 fn order(id: &str) -> u32 {
     let n = id[1..].parse::<u32>().unwrap_or(0);
