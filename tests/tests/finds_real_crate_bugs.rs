@@ -9,13 +9,11 @@
 //! - `R3`, spin 0.9.2 (mvdnes/spin-rs#117): two first `get`s on a `Once` both run its
 //!   initializer; the second caller is handed another connection, a wrong result;
 //! - `R4`, prometheus 0.9.0 (tikv/rust-prometheus#314): a histogram's snapshot taken while a
-//!   value is recorded counts it in a bucket but not in the total, a wrong result;
-//! - `R5`, ratelimit 0.7.0 (pelikan-io/rustcommon#72): a thread whose refill added the one
-//!   token another thread took computes `0 - 1`, a panic inside ratelimit's source (debug
-//!   builds; in release both threads get the token, a wrong result).
+//!   value is recorded counts it in a bucket but not in the total, a wrong result.
 //!
-//! The twins over the fixed versions (lasso 0.7.2; spin 0.12.3; prometheus 0.13.4;
-//! ratelimit 0.8.0) stay quiet over several seeds, results compared.
+//! The twins over the fixed versions (lasso 0.7.2; spin 0.12.3; prometheus 0.13.4) stay
+//! quiet over several seeds, results compared. (ratelimit 0.7.0, once `R5`, was dropped: its
+//! fixed version is not linearizable, see `corpus/results/2026-11-26-ratelimit-0.8-not-linearizable.md`.)
 //!
 //! Free-running finds are not deterministic, and a find test here must find its bug 100
 //! times in 100, on this machine as it is when tests run. None does, so the find tests are
@@ -29,20 +27,17 @@
 //! release build, load average 5 to 8, 100 checks of seed 7 found R1 in 54 (median 1.23 s,
 //! max 9.6 s) and 100 checks of seed 3 found R2 in 95 (median 0.58 s, max 9.8 s); in a debug
 //! build R2 was found in 0 of seeds 0..10 (load 1.7 to 3.2), and 100 checks of R1 had not
-//! ended after 900 s (both before the bare prefixes and shared keys). R4 and R5, in a debug
-//! build with nothing else running (load average 1.4 to 1.7): 100 checks each found them
-//! 100 times (R4 median 0.29 s, max 0.99 s; R5 median 0.29 s, max 0.66 s); but beside one
-//! busy process 100 checks found R4 27 times (median 6.6 s), and 20 checks found R5 19
-//! times (median 1.8 s). `cargo test -p
+//! ended after 900 s (both before the bare prefixes and shared keys). R4, in a debug build
+//! with nothing else running (load average 1.4 to 1.7): 100 checks found it 100 times
+//! (median 0.29 s, max 0.99 s); but beside one busy process 100 checks found it 27 times
+//! (median 6.6 s). `cargo test -p
 //! threadsafe-tests --test finds_real_crate_bugs -- --ignored --nocapture measure` (add
 //! `--release` for the lasso subjects) measures again.
 
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use threadsafe_corpus::real::{
-    lasso_keys, lasso_resolve, prometheus_histogram, ratelimit_token, spin_once,
-};
+use threadsafe_corpus::real::{lasso_keys, lasso_resolve, prometheus_histogram, spin_once};
 use threadsafe_rt::{check, Config, Failure, Report, Subject};
 use threadsafe_tests::expect;
 
@@ -60,9 +55,6 @@ const R3_SEED: u64 = 1;
 
 /// The seed of `R4`'s find test.
 const R4_SEED: u64 = 4;
-
-/// The seed of `R5`'s find test.
-const R5_SEED: u64 = 5;
 
 /// The budget of each twin check.
 const TWIN_BUDGET: Duration = Duration::from_millis(300);
@@ -192,25 +184,6 @@ fn finds_prometheus_0_9_summarizing_half_a_recording() {
     torn_summary(&report);
 }
 
-/// `R5`'s panic: `0 - 1` in ratelimit 0.7.0's `try_wait`, in `try_acquire`.
-fn subtract_with_overflow(report: &Report) {
-    panic_in_dependency(
-        report,
-        "try_acquire",
-        "ratelimit-0.7.0/src/lib.rs",
-        "attempt to subtract with overflow",
-    );
-}
-
-#[test]
-#[ignore = "not found 100 times in 100 within 10 s: debug 100/100 on a quiet machine, 19/20 beside one busy process (see the file's doc)"]
-fn finds_ratelimit_0_7_taking_a_token_that_another_thread_took() {
-    let _alone = alone();
-    let report = check::<ratelimit_token::Throttle>(&config(R5_SEED, BUDGET));
-    println!("{report}");
-    subtract_with_overflow(&report);
-}
-
 /// No report on `T` over seeds `0..seeds`, results compared.
 fn quiet<T: Subject>(seeds: u64) {
     for seed in 0..seeds {
@@ -227,7 +200,6 @@ fn the_fixed_versions_stay_quiet() {
     quiet::<lasso_resolve::FixedNames>(5);
     quiet::<spin_once::FixedLazyConnection>(5);
     quiet::<prometheus_histogram::FixedLatencies>(5);
-    quiet::<ratelimit_token::FixedThrottle>(5);
 }
 
 /// How many of 100 checks with each find test's seed find its bug within [`BUDGET`], and
@@ -270,5 +242,4 @@ fn measure_the_budgets() {
     measure::<lasso_resolve::Names>("R2 lasso 0.6.0", R2_SEED, key_out_of_bounds);
     measure::<spin_once::LazyConnection>("R3 spin 0.9.2", R3_SEED, opened_twice);
     measure::<prometheus_histogram::Latencies>("R4 prometheus 0.9.0", R4_SEED, torn_summary);
-    measure::<ratelimit_token::Throttle>("R5 ratelimit 0.7.0", R5_SEED, subtract_with_overflow);
 }

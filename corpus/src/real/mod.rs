@@ -15,7 +15,6 @@ use crate::Subject;
 pub mod lasso_keys;
 pub mod lasso_resolve;
 pub mod prometheus_histogram;
-pub mod ratelimit_token;
 pub mod spin_once;
 
 impl Default for spin_once::LazyConnection {
@@ -37,6 +36,5 @@ pub fn subjects() -> Vec<Subject> {
         lasso_resolve::subject("R2"),
         spin_once::subject("R3"),
         prometheus_histogram::subject("R4"),
-        ratelimit_token::subject("R5"),
     ]
 }
