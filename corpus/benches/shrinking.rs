@@ -5,9 +5,10 @@
 //! budget `B`, default 10 s, and the papers' oracle for the papers' subjects, results
 //! compared for the others), shrinking on as it ships. For each find of the subject's bug
 //! (a panic in its file, or a deadlock; under results compared, a wrong result too;
-//! anything else is printed as a WRONG FIND and left out): the calls of the generated test before and after shrinking, the
-//! lines of the reproducer before (`Shrunk::original`) and after (`Violation::reproducer`),
-//! the shrink time, and its share of time to bug plus shrink time.
+//! anything else is printed as a WRONG FIND and left out): the calls of the generated test
+//! before and after shrinking, the lines of the reproducer before (`Shrunk::original`) and
+//! after (`Violation::reproducer`), the shrink time, and its share of time to bug plus
+//! shrink time.
 //!
 //! Output: one progress line per check on stderr; then, on stdout, the date, machine, command
 //! and settings, a markdown table (a row per subject with its medians, then the median over

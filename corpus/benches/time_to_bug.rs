@@ -13,10 +13,11 @@
 //!
 //! A find counts only if it is the subject's bug: a panic located in the subject's file, or
 //! a deadlock; under results compared, a wrong result too (`measure::is_a_find`: the twins
-//! stay quiet with results compared). Any other violation is printed as a WRONG FIND and counts as a miss. Then the
-//! correct twin of every selected subject is checked with the tool's config but the default
-//! oracle (results compared), seeds `0..N` and budget `T`: any report on a twin is a false
-//! positive, printed in full, and the harness exits non-zero after printing the table.
+//! stay quiet with results compared). Any other violation is printed as a WRONG FIND and
+//! counts as a miss. Then the correct twin of every selected subject is checked with the
+//! tool's config but the default oracle (results compared), seeds `0..N` and budget `T`:
+//! any report on a twin is a false positive, printed in full, and the harness exits
+//! non-zero after printing the table.
 //!
 //! With `--guides random,pairs,map` (or `all`; `--quick` implies it, `--guides none` turns
 //! it off), the tool's guides are compared too: for each seed, the buggy type is checked
@@ -40,9 +41,10 @@
 //! With `--oracles`, the two oracles are compared too: for each seed, the buggy type is
 //! checked with results compared and with the paper's oracle (panics and deadlocks only),
 //! budget `B`; the one the subject is checked with anyway (the paper's for the papers'
-//! subjects, results compared for the others) is the tool's run. Under results compared a wrong
-//! result counts as a find on every subject (`measure::is_a_find`: the twins stay quiet with
-//! results compared, so it is the bug, seen earlier); each find records what it saw.
+//! subjects, results compared for the others) is the tool's run. Under results compared a
+//! wrong result counts as a find on every subject (`measure::is_a_find`: the twins stay
+//! quiet with results compared, so it is the bug, seen earlier); each find records what it
+//! saw.
 //!
 //! With `--beside COMMAND`, each seed's buggy type is checked a second time with the tool's
 //! config while COMMAND runs beside it in a loop (a busy neighbour: a plain `cargo test` of
@@ -148,13 +150,6 @@ impl Mode {
         }
         c
     }
-
-    /// Whether `failure` counts as a find under the oracle the check used (`results`:
-    /// compared): the subject's bug, and with results compared a wrong result too (see
-    /// `measure::is_a_find`).
-    fn finds(subject: &Subject, failure: &threadsafe_rt::Failure, results: bool) -> bool {
-        measure::is_a_find(subject.bug, subject.file, failure, results)
-    }
 }
 
 /// Counts the runs for the progress lines, and collects what must be reported at the end.
@@ -198,7 +193,11 @@ fn hunt(subject: &Subject, mode: Mode, seed: u64, budget: Duration, p: &mut Prog
             why
         }
         Ok(report) => match &report.verdict {
-            Verdict::Violation(v) if Mode::finds(subject, &v.failure, config.results) => {
+            // A find under the oracle the check used: the subject's bug, and with results
+            // compared a wrong result too.
+            Verdict::Violation(v)
+                if measure::is_a_find(subject.bug, subject.file, &v.failure, config.results) =>
+            {
                 run = Run::found(
                     seed,
                     v.time_to_bug.as_secs_f64(),

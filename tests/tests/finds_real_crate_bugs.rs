@@ -12,25 +12,25 @@
 //!   value is recorded counts it in a bucket but not in the total, a wrong result.
 //!
 //! The twins over the fixed versions (lasso 0.7.2; spin 0.12.3; prometheus 0.13.4) stay
-//! quiet over several seeds, results compared. (ratelimit 0.7.0, once `R5`, was dropped: its
-//! fixed version is not linearizable, see `corpus/results/2026-11-26-ratelimit-0.8-not-linearizable.md`.)
+//! quiet over several seeds, results compared. (ratelimit 0.7.0, once `R5`, was dropped:
+//! its fixed version is not linearizable, see
+//! `corpus/results/2026-11-26-ratelimit-0.8-not-linearizable.md`.)
 //!
 //! Free-running finds are not deterministic, and a find test here must find its bug 100
 //! times in 100, on this machine as it is when tests run. None does, so the find tests are
-//! ignored (run them with `cargo test -p threadsafe-tests --test
-//! finds_real_crate_bugs -- --ignored finds_`, `--release` for the lasso subjects). R3
-//! comes closest since the generator makes the second prefix of every round bare: in a
-//! debug build, 100 checks of its seed found it 100 times with nothing else running (time to
-//! bug median 0.45 s, max 0.89 s, budget 10 s) and 96 times beside two busy processes
-//! (median 3.2 s), but beside one busy process 2 of 6 checks found it within 10 s.
-//! MEASURED with `measure_the_budgets` (2 cores, another helper building beside it): in a
-//! release build, load average 5 to 8, 100 checks of seed 7 found R1 in 54 (median 1.23 s,
-//! max 9.6 s) and 100 checks of seed 3 found R2 in 95 (median 0.58 s, max 9.8 s); in a debug
-//! build R2 was found in 0 of seeds 0..10 (load 1.7 to 3.2), and 100 checks of R1 had not
-//! ended after 900 s (both before the bare prefixes and shared keys). R4, in a debug build
-//! with nothing else running (load average 1.4 to 1.7): 100 checks found it 100 times
-//! (median 0.29 s, max 0.99 s); but beside one busy process 100 checks found it 27 times
-//! (median 6.6 s). `cargo test -p
+//! ignored (run them with `cargo test -p threadsafe-tests --test finds_real_crate_bugs --
+//! --ignored finds_`, `--release` for the lasso subjects). R3 comes closest since the
+//! generator makes the second prefix of every round bare: in a debug build, 100 checks of
+//! its seed found it 100 times with nothing else running (time to bug median 0.45 s, max
+//! 0.89 s, budget 10 s) and 96 times beside two busy processes (median 3.2 s), but beside
+//! one busy process 2 of 6 checks found it within 10 s. MEASURED with `measure_the_budgets`
+//! (2 cores, another helper building beside it): in a release build, load average 5 to 8,
+//! 100 checks of seed 7 found R1 in 54 (median 1.23 s, max 9.6 s) and 100 checks of seed 3
+//! found R2 in 95 (median 0.58 s, max 9.8 s); in a debug build R2 was found in 0 of seeds
+//! 0..10 (load 1.7 to 3.2), and 100 checks of R1 had not ended after 900 s (both before the
+//! bare prefixes and shared keys). R4, in a debug build with nothing else running (load
+//! average 1.4 to 1.7): 100 checks found it 100 times (median 0.29 s, max 0.99 s); but
+//! beside one busy process 100 checks found it 27 times (median 6.6 s). `cargo test -p
 //! threadsafe-tests --test finds_real_crate_bugs -- --ignored --nocapture measure` (add
 //! `--release` for the lasso subjects) measures again.
 
