@@ -26,20 +26,15 @@ fn generated_0() {
 
 #[allow(dead_code)]
 fn generated_1() {
-    let cut = Logger::new("hello world");
-    let v0 = cut.name();
-    let _ = cut.set_handler(&v0);
-    let _ = cut.set_handler(&v0);
-    let _ = cut.has_handler();
-    let v4 = cut.name();
+    let cut = Logger::new("é");
     std::thread::scope(|s| {
         s.spawn(|| {
-            let _ = cut.set_handler(&v4);
             cut.set_level(0u8);
+            let _ = cut.handler_name();
         });
         s.spawn(|| {
-            let _ = cut.set_handler(&v4);
             cut.set_level(0u8);
+            let _ = cut.handler_name();
         });
     });
     let _ = cut.handler_name();
@@ -47,41 +42,31 @@ fn generated_1() {
 
 #[allow(dead_code)]
 fn generated_2() {
-    let cut = Logger::new("hello world");
-    let v0 = cut.name();
-    let _ = cut.set_handler(&v0);
-    let _ = cut.set_handler(&v0);
-    let _ = cut.has_handler();
-    let v4 = cut.name();
+    let cut = Logger::new("é");
     std::thread::scope(|s| {
         s.spawn(|| {
-            let _ = cut.remove_handler();
-            let _ = cut.published();
+            cut.set_level(0u8);
+            let _ = cut.handler_name();
         });
         s.spawn(|| {
-            let _ = cut.set_handler(&v4);
-            cut.set_level(0u8);
+            let _ = cut.level();
+            let _ = cut.set_handler("hello world");
         });
     });
-    let _ = cut.level();
+    let _ = cut.has_handler();
 }
 
 #[allow(dead_code)]
 fn generated_3() {
-    let cut = Logger::new("hello world");
-    let v0 = cut.name();
-    let _ = cut.set_handler(&v0);
-    let _ = cut.set_handler(&v0);
-    let _ = cut.has_handler();
-    let v4 = cut.name();
+    let cut = Logger::new("é");
     std::thread::scope(|s| {
         s.spawn(|| {
-            let _ = cut.set_handler(&v4);
-            cut.set_level(0u8);
+            let _ = cut.level();
+            let _ = cut.set_handler("hello world");
         });
         s.spawn(|| {
-            let _ = cut.handler_name();
-            let _ = cut.set_handler(&v0);
+            let _ = cut.level();
+            let _ = cut.set_handler("hello world");
         });
     });
     let _ = cut.has_handler();
@@ -89,21 +74,16 @@ fn generated_3() {
 
 #[allow(dead_code)]
 fn generated_4() {
-    let cut = Logger::new("hello world");
-    let v0 = cut.name();
-    let _ = cut.set_handler(&v0);
-    let _ = cut.set_handler(&v0);
-    let _ = cut.has_handler();
-    let _ = cut.name();
+    let cut = Logger::new("é");
     std::thread::scope(|s| {
         s.spawn(|| {
+            cut.set_level(0u8);
             let _ = cut.handler_name();
-            let _ = cut.set_handler(&v0);
         });
         s.spawn(|| {
-            let _ = cut.handler_name();
-            let _ = cut.set_handler(&v0);
+            let _ = cut.name();
+            let _ = cut.published();
         });
     });
-    let _ = cut.name();
+    let _ = cut.handler_name();
 }

@@ -35,9 +35,7 @@ pub fn concurrent_hash_map_gated() {
     let cut = ConcurrentHashMap::new();
     let cut1 = ConcurrentHashMap::from_entries(vec![(String::from("ab"), -100i32)]);
     let schedule = threadsafe_rt::schedule!(
-        "t1: fn remove@101#1"
-        -> "t2: fn put_all@172#1"
-        -> "t2: fn keys@154#1"
+        "t2: fn keys@154#1"
         -> "t1: fn remove@101#1"
         -> "t1: end"
         -> "t2: fn keys@154#1"

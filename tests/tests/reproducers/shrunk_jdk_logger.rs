@@ -2,12 +2,12 @@
 // controlled find with seed 0. UPDATE_SNAPSHOTS=1 rewrites this file.
 use threadsafe_corpus::jdk::logger::Logger;
 
-/// Found by threadsafe (seed 0): panic in thread 2, in `severe`, at corpus/src/jdk/logger.rs:198:13: NullPointerException: handler 0 is gone (there are 0 handlers).
+/// Found by threadsafe (seed 0): panic in thread 1, in `warning`, at corpus/src/jdk/logger.rs:198:13: NullPointerException: handler 0 is gone (there are 0 handlers).
 /// The failure needs an unlucky schedule, so the scenario is repeated; a deadlock hangs.
 #[allow(dead_code)]
 pub fn logger_thread_safety_violation() {
     for _ in 0..1000 {
-        let cut = Logger::with_handler("", "hello world");
+        let cut = Logger::with_handler("", "a");
         let started = std::sync::atomic::AtomicUsize::new(0);
         let start = || {
             started.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
@@ -18,36 +18,36 @@ pub fn logger_thread_safety_violation() {
         std::thread::scope(|s| {
             s.spawn(|| {
                 start();
-                let _ = cut.remove_handler("hello world");
+                let _ = cut.warning("hello world");
             });
             s.spawn(|| {
                 start();
-                let _ = cut.severe("");
+                let _ = cut.remove_handler("a");
             });
         });
     }
 }
 
-/// Found by threadsafe (seed 0): panic in thread 2, in `severe`, at corpus/src/jdk/logger.rs:198:13: NullPointerException: handler 0 is gone (there are 0 handlers).
+/// Found by threadsafe (seed 0): panic in thread 1, in `warning`, at corpus/src/jdk/logger.rs:198:13: NullPointerException: handler 0 is gone (there are 0 handlers).
 /// The gates hold each thread where the failing controlled run switched away from it.
 pub fn logger_gated() {
-    let cut = Logger::with_handler("", "hello world");
+    let cut = Logger::with_handler("", "a");
     let schedule = threadsafe_rt::schedule!(
-        "t2: fn log@139#1"
-        -> "t1: fn remove_handler@110#1"
-        -> "t1: fn remove_handler@110#1"
-        -> "t2: fn log@139#1"
-        -> "t2: fn log@140#1"
-        -> "t1: fn remove_handler@110#1"
-        -> "t1: end"
-        -> "t2: fn log@140#1"
+        "t1: fn log@139#1"
+        -> "t2: fn remove_handler@110#1"
+        -> "t2: fn remove_handler@110#1"
+        -> "t1: fn log@139#1"
+        -> "t1: fn log@147#1"
+        -> "t2: fn remove_handler@110#1"
+        -> "t2: end"
+        -> "t1: fn log@147#1"
     );
     let outcome = threadsafe_rt::gates::run(schedule, |s| {
         s.spawn("t1", || {
-            let _ = cut.remove_handler("hello world");
+            let _ = cut.warning("hello world");
         });
         s.spawn("t2", || {
-            let _ = cut.severe("");
+            let _ = cut.remove_handler("a");
         });
     });
     outcome.unwrap();

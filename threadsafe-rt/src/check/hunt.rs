@@ -320,6 +320,7 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
             return Some(Ended::AllPatternsCovered);
         }
         report.uncontrolled_runs += batch.uncontrolled as u64;
+        report.cut_runs += batch.cut as u64;
         if let failure @ (ExecOutcome::Panicked(_) | ExecOutcome::Deadlock(_)) = &batch.outcome {
             if let Some(linearizations) =
                 oracle::judge(self.desc, &ready.test, failure, &mut self.seq, timeout)

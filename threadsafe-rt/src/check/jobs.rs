@@ -96,6 +96,7 @@ fn merge(report: &mut Report, reports: Vec<Report>, config: &Config, seeds: Vec<
         report.executions += r.executions;
         report.controlled_tests += r.controlled_tests;
         report.uncontrolled_runs += r.uncontrolled_runs;
+        report.cut_runs += r.cut_runs;
         report.abandoned_threads += r.abandoned_threads;
         let notes = &mut report.results;
         notes.compared |= r.results.compared;

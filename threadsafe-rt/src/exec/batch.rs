@@ -115,6 +115,9 @@ struct Batch<T: 'static> {
     trace: Mutex<Option<Vec<Step>>>,
     /// Controlled executions that lost control (blocked outside the scheduler).
     uncontrolled: AtomicUsize,
+    /// Controlled executions cut at `MAX_STEPS`: after the first, the batch prepares no
+    /// more (each would take as long, and run free past the same point).
+    cut: AtomicUsize,
     done: Done,
 }
 
@@ -168,7 +171,10 @@ impl<T: Send + Sync + 'static> Batch<T> {
     /// control), or `None` when the batch is over: stopped, past its deadline, all its
     /// executions prepared, or a prefix failed.
     fn prepare(&self) -> Option<Round<T>> {
-        if self.phases.stopped() || Instant::now() >= self.deadline {
+        if self.phases.stopped()
+            || Instant::now() >= self.deadline
+            || self.cut.load(Ordering::Relaxed) > 0
+        {
             return None;
         }
         let first = self.prepared.load(Ordering::Relaxed);
@@ -366,7 +372,9 @@ impl<T: Send + Sync + 'static> Batch<T> {
             }
         }
         if let (Some(run), Some(c)) = (run, &self.control) {
-            if run.lost_control() {
+            if run.cut() {
+                self.cut.fetch_add(1, Ordering::Relaxed);
+            } else if run.lost_control() {
                 self.uncontrolled.fetch_add(1, Ordering::Relaxed);
             }
             c.ended(run);
@@ -446,6 +454,7 @@ pub(super) fn run<T: Send + Sync + 'static>(
         outcome: Mutex::new(None),
         trace: Mutex::new(None),
         uncontrolled: AtomicUsize::new(0),
+        cut: AtomicUsize::new(0),
         done: Done::new(n),
     });
     while workers.len() < n {
@@ -479,6 +488,7 @@ pub(super) fn run<T: Send + Sync + 'static>(
     let finished = batch.done.wait(plan.timeout, progress, blocked);
     let executions = batch.executions.load(Ordering::Acquire);
     let uncontrolled = batch.uncontrolled.load(Ordering::Acquire);
+    let cut = batch.cut.load(Ordering::Acquire);
     if !finished {
         batch.phases.abort();
         let stuck = batch.stuck();
@@ -501,6 +511,7 @@ pub(super) fn run<T: Send + Sync + 'static>(
             outcome,
             trace: None,
             uncontrolled: uncontrolled + 1,
+            cut,
             results,
         };
     }
@@ -512,6 +523,7 @@ pub(super) fn run<T: Send + Sync + 'static>(
         outcome,
         trace,
         uncontrolled,
+        cut,
         results,
     }
 }

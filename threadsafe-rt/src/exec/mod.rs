@@ -54,6 +54,9 @@ pub(crate) struct BatchOutcome {
     pub(crate) trace: Option<Vec<Step>>,
     /// Controlled executions that had to give up control.
     pub(crate) uncontrolled: usize,
+    /// Controlled executions cut at [`MAX_STEPS`](crate::sched::MAX_STEPS) (then the
+    /// batch stopped after the first).
+    pub(crate) cut: usize,
     /// The distinct results of its executions, when observed.
     pub(crate) results: Distinct,
 }

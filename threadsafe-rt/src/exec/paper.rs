@@ -46,6 +46,7 @@ pub(super) fn run<T: Send + Sync + 'static>(
         outcome,
         trace: None,
         uncontrolled: 0,
+        cut: 0,
         results,
     }
 }

@@ -109,10 +109,11 @@ pub(crate) struct Generator<'c, T: 'static> {
     guidance: Option<(Guide, Arc<Mutex<Tracker>>)>,
 }
 
-/// The limits of round `r`: 1 prefix and 10 suffixes first, then doubling prefixes and
-/// quadrupling suffixes up to the configured maxima.
+/// The limits of round `r`: 2 prefixes and 10 suffixes first, then doubling prefixes and
+/// quadrupling suffixes up to the configured maxima. Round 0 has two prefixes, as round 1
+/// has, so that its second (bare) one puts a race of first use in the check's first tests.
 pub(crate) fn round_limits(config: &Config, round: u32) -> (usize, usize) {
-    let prefixes = (1usize << round.min(20)).min(config.prefixes);
+    let prefixes = (1usize << round.min(20)).max(2).min(config.prefixes);
     let suffixes = (10usize.saturating_mul(4usize.saturating_pow(round.min(20))))
         .min(config.suffixes.saturating_mul(prefixes));
     (prefixes, suffixes)
@@ -496,7 +497,7 @@ mod tests {
     #[test]
     fn rounds_start_small_and_grow_to_the_maxima() {
         let c = Config::default();
-        assert_eq!(round_limits(&c, 0), (1, 10));
+        assert_eq!(round_limits(&c, 0), (2, 10));
         assert_eq!(round_limits(&c, 1), (2, 40));
         assert_eq!(round_limits(&c, 2), (4, 160));
         assert_eq!(round_limits(&c, 10), (25, 12_500));

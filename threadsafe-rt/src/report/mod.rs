@@ -48,6 +48,9 @@ pub struct Report {
     /// Controlled executions that had to give up control (something blocked outside the
     /// scheduler, e.g. on a `std::sync::Mutex`): they ran free from that point.
     pub uncontrolled_runs: u64,
+    /// Controlled executions that reached the bound on scheduling points (10,000) and ran
+    /// free from there; their tests' other controlled executions were skipped.
+    pub cut_runs: u64,
     /// Worker threads this check left blocked in deadlocked code (std locks cannot be
     /// broken; the threads stay blocked until the process exits).
     pub abandoned_threads: usize,
@@ -237,6 +240,7 @@ impl Report {
             results: ResultsNotes::default(),
             controlled_tests: 0,
             uncontrolled_runs: 0,
+            cut_runs: 0,
             abandoned_threads: 0,
             coverage: Coverage::NotMeasured("the check did not run".to_string()),
             ended: Ended::Exhausted,
@@ -497,6 +501,14 @@ impl Report {
                 f,
                 "  note: {} controlled execution(s) blocked outside the scheduler (a std lock?) and finished free-running",
                 self.uncontrolled_runs
+            )?;
+        }
+        if self.cut_runs > 0 {
+            writeln!(
+                f,
+                "  note: {} controlled execution(s) reached {} scheduling points and finished free-running (their tests' other controlled executions were skipped)",
+                self.cut_runs,
+                crate::sched::MAX_STEPS
             )?;
         }
         if self.abandoned_threads > 0 {

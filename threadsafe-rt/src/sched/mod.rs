@@ -43,6 +43,7 @@ mod state;
 mod watchdog;
 
 pub(crate) use pct::Pct;
+pub(crate) use run::MAX_STEPS;
 pub(crate) use scheduler::{RandomWalk, Scheduler};
 pub(crate) use state::{Blocker, Futile};
 
@@ -56,6 +57,8 @@ pub(crate) struct Run {
     abort: AtomicBool,
     /// Set when control was given up: scheduling points do nothing any more.
     free: AtomicBool,
+    /// Set when the run reached [`MAX_STEPS`] and gave up control for the rest of it.
+    cut: AtomicBool,
     /// Set when a thread blocked outside the scheduler and was set aside for a while: the
     /// run is then not exactly replayable.
     partial: AtomicBool,

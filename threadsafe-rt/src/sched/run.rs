@@ -27,6 +27,12 @@ use crate::wait;
 
 const NOBODY: usize = usize::MAX;
 
+/// Scheduling points one controlled run takes at most; at the next, it gives up control and
+/// its threads run the rest free. Tests of the papers' bugs take tens to hundreds; a call
+/// that walks a large collection point by point (a vector grown to 65,536 elements, a lock
+/// per element) would take seconds per run under control and hold up the whole check.
+pub(crate) const MAX_STEPS: usize = 10_000;
+
 /// Marks a thread as inside the scheduler's own code while alive.
 pub(super) struct Inside<'a>(&'a AtomicUsize);
 
@@ -59,6 +65,7 @@ impl Run {
             turn: AtomicUsize::new(NOBODY),
             abort: AtomicBool::new(false),
             free: AtomicBool::new(false),
+            cut: AtomicBool::new(false),
             partial: AtomicBool::new(false),
             progress: AtomicUsize::new(0),
             threads: (0..n).map(|_| OnceLock::new()).collect(),
@@ -120,8 +127,13 @@ impl Run {
         !self.free.load(Ordering::Acquire) && !self.abort.load(Ordering::Acquire)
     }
 
-    /// True if a thread blocked outside the scheduler (code using std locks): the run was
-    /// then partly or, when nobody else could run, wholly free-running.
+    /// True if the run reached [`MAX_STEPS`]: it ran free from there.
+    pub(crate) fn cut(&self) -> bool {
+        self.cut.load(Ordering::Acquire)
+    }
+
+    /// True if a thread blocked outside the scheduler (code using std locks), or the run
+    /// was [`cut`](Self::cut): the run was then partly or wholly free-running.
     pub(crate) fn lost_control(&self) -> bool {
         self.free.load(Ordering::Acquire) || self.partial.load(Ordering::Acquire)
     }
@@ -344,6 +356,12 @@ impl Run {
         }
         let next = {
             let mut st = self.state();
+            if st.trace.len() >= MAX_STEPS {
+                drop(st);
+                self.cut.store(true, Ordering::Release);
+                self.release_control();
+                return;
+            }
             st.resumed(me);
             let mut step = Step {
                 thread: me,

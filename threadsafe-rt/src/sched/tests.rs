@@ -256,3 +256,40 @@ fn a_holder_blocked_on_a_std_lock_the_waiting_thread_holds_is_set_aside() {
     }
     assert!(lost > 0, "no seed switched inside the critical section");
 }
+
+#[test]
+fn a_run_past_the_step_bound_lets_its_threads_finish_free() {
+    let run = Run::new(2, Box::new(RandomWalk::new(3)));
+    let done = Arc::new(AtomicUsize::new(0));
+    let bodies: Vec<Box<dyn FnOnce() + Send>> = (0..2)
+        .map(|_| {
+            let done = done.clone();
+            Box::new(move || {
+                // Each thread alone stays under the bound; the two together pass it.
+                for _ in 0..MAX_STEPS * 3 / 4 {
+                    acquire(9, None, true, here());
+                    release(9, true);
+                }
+                done.fetch_add(1, Ordering::SeqCst);
+            }) as Box<dyn FnOnce() + Send>
+        })
+        .collect();
+    assert_eq!(run_threads(&run, bodies), vec![true, true]);
+    assert_eq!(done.load(Ordering::SeqCst), 2, "both threads ran all their calls");
+    assert!(run.cut() && run.lost_control());
+    assert_eq!(run.steps(), MAX_STEPS, "no step is taken past the bound");
+    assert!(run.deadlock().is_none());
+
+    let short = Run::new(2, Box::new(RandomWalk::new(3)));
+    let bodies: Vec<Box<dyn FnOnce() + Send>> = (0..2)
+        .map(|_| {
+            Box::new(|| {
+                for _ in 0..10 {
+                    point(PointKind::Yield, 0, None, here());
+                }
+            }) as Box<dyn FnOnce() + Send>
+        })
+        .collect();
+    assert_eq!(run_threads(&short, bodies), vec![true, true]);
+    assert!(!short.cut());
+}

@@ -44,6 +44,11 @@ enum Repr {
     /// `R: PartialEq + Debug` only (it borrows, or is not `Clone`): its `Debug` text, made at
     /// once.
     Debug(String),
+    /// An integer (`usize`, `u64`, `isize`, `i64`) that points into this process's memory:
+    /// an address taken as a number, with its `Debug` text. Any two agree: where the
+    /// allocator puts a value depends on what every thread allocated and freed before, and
+    /// two runs of one order can get different addresses as well as equal ones.
+    Address(String),
 }
 
 /// An observed value with its `Debug` text, made the first time it is asked for: a value
@@ -70,6 +75,11 @@ fn text_of<R: Debug + 'static>(v: &Erased) -> &str {
 impl Observed {
     /// `value`, compared with `PartialEq` (what [`ObserveValue`] records).
     pub(crate) fn value<R: PartialEq + Debug + Send + Sync + 'static>(value: R) -> Self {
+        if let Some(n) = as_integer(&value) {
+            if is_address(n) {
+                return Observed(Repr::Address(format!("{value:?}")));
+            }
+        }
         Observed(Repr::Value {
             value: Arc::new(Stored {
                 value,
@@ -84,14 +94,17 @@ impl Observed {
     fn text(&self) -> &str {
         match &self.0 {
             Repr::Value { value, text, .. } => text(&**value),
-            Repr::Debug(text) => text,
+            Repr::Debug(text) | Repr::Address(text) => text,
         }
     }
 
     /// Equal under `PartialEq`, or with equal `Debug` text (either one: `NaN` is `NaN` by
     /// `Debug`; a `HashSet` whose `Debug` order differs is equal as a set). Conservative on
-    /// purpose: a false "different" would be a false positive.
+    /// purpose: a false "different" would be a false positive. Two addresses are the same.
     pub(crate) fn same(&self, other: &Observed) -> bool {
+        if let (Repr::Address(_), Repr::Address(_)) = (&self.0, &other.0) {
+            return true;
+        }
         if let (Repr::Value { value: a, eq, .. }, Repr::Value { value: b, .. }) =
             (&self.0, &other.0)
         {
@@ -125,6 +138,60 @@ impl Observed {
     pub(crate) fn debug(&self) -> String {
         self.text().to_string()
     }
+}
+
+/// The value of an integer of pointer width, or `None` for any other type.
+fn as_integer(value: &dyn Any) -> Option<u64> {
+    // Casts on purpose: a negative value becomes a large one that no address is near.
+    #[allow(clippy::cast_sign_loss)]
+    let n = if let Some(&v) = value.downcast_ref::<usize>() {
+        v as u64
+    } else if let Some(&v) = value.downcast_ref::<u64>() {
+        v
+    } else if let Some(&v) = value.downcast_ref::<isize>() {
+        v as u64
+    } else if let Some(&v) = value.downcast_ref::<i64>() {
+        v as u64
+    } else {
+        return None;
+    };
+    Some(n)
+}
+
+/// How far from a known address of this process a number may be and still be taken for an
+/// address (64 GiB): the allocator's arenas, the threads' stacks and the program's own
+/// data lie within a few GiB of one of [`anchors`].
+const NEAR: u64 = 1 << 36;
+
+/// Whether `n` looks like an address of this process: at least 4 GiB (no count, length or
+/// index of a test comes near; a program not built position-independent, whose data lies
+/// below 4 GiB, has its heap's addresses compared as numbers) and within [`NEAR`] of one of
+/// the [`anchors`]. A number that is not an address lands there with a chance of about
+/// 2^-26 per anchor (a hash, a random token): it is then not compared, which can hide a
+/// bug, never report one.
+fn is_address(n: u64) -> bool {
+    cfg!(target_pointer_width = "64")
+        && n >= 1 << 32
+        && anchors().iter().any(|&a| n.abs_diff(a) < NEAR)
+}
+
+/// Addresses of this process, taken once: its static data (next to the main heap), a small
+/// allocation (the heap of the thread that first asks), a large one (mapped on its own,
+/// among the other threads' arenas and the shared libraries) and the asking thread's stack.
+fn anchors() -> &'static [u64; 4] {
+    static ANCHORS: OnceLock<[u64; 4]> = OnceLock::new();
+    static DATA: u8 = 0;
+    ANCHORS.get_or_init(|| {
+        let small = Box::new(0u64);
+        let large = vec![0u8; 1 << 20];
+        let local = 0u8;
+        [
+            std::ptr::from_ref(&DATA) as u64,
+            std::ptr::from_ref::<u64>(&small) as u64,
+            large.as_ptr() as u64,
+            std::ptr::from_ref(&local) as u64,
+        ]
+    })
 }
 
 impl Debug for Observed {
@@ -335,6 +402,33 @@ mod tests {
         let (oa, ob) = (value(owned!(a)), value(owned!(b)));
         assert_ne!(oa.debug(), ob.debug());
         assert!(oa.same(&ob));
+    }
+
+    #[test]
+    fn addresses_are_the_same_as_any_other_address_and_nothing_else() {
+        // Two live boxes, on this thread's heap and on another's: two different addresses.
+        let here = Box::new(1u64);
+        let there = std::thread::spawn(|| std::ptr::from_ref::<u64>(&Box::new(2u64)) as usize)
+            .join()
+            .unwrap();
+        let here = std::ptr::from_ref::<u64>(&here) as usize;
+        assert_ne!(here, there);
+        let (a, b) = (value(owned!(here)), value(owned!(there)));
+        assert!(matches!(a.0, Repr::Address(_)), "{a:?}");
+        assert!(a.same(&b), "two addresses agree");
+        assert!(!a.identical(&b), "but are distinct results");
+        assert_eq!(a.debug(), here.to_string());
+        assert!(value(owned!(here as u64)).same(&value(owned!(there as u64))));
+        // A number is compared as a number: small, far from every address, negative.
+        for n in [0usize, 7, u32::MAX as usize, 1 << 62, usize::MAX] {
+            let o = value(owned!(n));
+            assert!(is_value_level(&o), "{n}");
+            assert!(!o.same(&a), "{n}");
+        }
+        assert!(!value(owned!(-1i64)).same(&value(owned!(-2i64))));
+        // Other integer types are never addresses, nor is text that reads like one.
+        assert!(!value(owned!(here as u128)).same(&value(owned!(there as u128))));
+        assert!(!value(owned!(here.to_string())).same(&value(owned!(there.to_string()))));
     }
 
     #[test]
