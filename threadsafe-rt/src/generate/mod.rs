@@ -5,7 +5,7 @@
 //! calls of concurrent methods. A call is kept only if the sequence still runs sequentially
 //! without panicking, declining or hanging. Each new suffix is paired with every earlier
 //! suffix of its prefix and with itself. The check runs in rounds with fresh seeds: the first
-//! round tries ten suffixes on one prefix, later rounds more of both.
+//! round tries ten suffixes on two prefixes (the second bare), later rounds more of both.
 
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};

@@ -1,5 +1,5 @@
 //! The rounds of a check (Algorithm 1's outer loop): each round a fresh generator with its
-//! own seed and limits, the first small (1 prefix, 10 suffixes), later ones larger; call
+//! own seed and limits, the first small (2 prefixes, 10 suffixes), later ones larger; call
 //! shapes that hung in one round are not tried again in the next. `check`, `replay` and
 //! `generated_tests` all walk the same tests through [`Rounds`].
 
