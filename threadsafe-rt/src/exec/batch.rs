@@ -169,7 +169,7 @@ impl<T: Send + Sync + 'static> Batch<T> {
 
     /// Leader: the next round's fresh prefixes (a stride of them free-running, one under
     /// control), or `None` when the batch is over: stopped, past its deadline, all its
-    /// executions prepared, or a prefix failed.
+    /// executions prepared, a controlled execution cut, or a prefix failed.
     fn prepare(&self) -> Option<Round<T>> {
         if self.phases.stopped()
             || Instant::now() >= self.deadline
