@@ -38,13 +38,18 @@ fn a_long_controlled_execution_is_cut_once_per_test_and_reports_nothing() {
     let report = check::<Cells>(&c);
     expect::no_violation(&report);
     assert!(report.results.compared, "{report}");
-    assert!(report.cut_runs > 0, "two calls of `bump` pass the bound: {report}");
+    assert!(
+        report.cut_runs > 0,
+        "two calls of `bump` pass the bound: {report}"
+    );
     assert!(
         report.cut_runs <= report.controlled_tests,
         "at most one cut execution per test: {report}"
     );
     assert!(
-        report.to_string().contains("reached 10000 scheduling points"),
+        report
+            .to_string()
+            .contains("reached 10000 scheduling points"),
         "{report}"
     );
 }

@@ -275,7 +275,11 @@ fn a_run_past_the_step_bound_lets_its_threads_finish_free() {
         })
         .collect();
     assert_eq!(run_threads(&run, bodies), vec![true, true]);
-    assert_eq!(done.load(Ordering::SeqCst), 2, "both threads ran all their calls");
+    assert_eq!(
+        done.load(Ordering::SeqCst),
+        2,
+        "both threads ran all their calls"
+    );
     assert!(run.cut() && run.lost_control());
     assert_eq!(run.steps(), MAX_STEPS, "no step is taken past the bound");
     assert!(run.deadlock().is_none());
