@@ -23,7 +23,7 @@ fn generated_0() {
 
 #[allow(dead_code)]
 fn generated_1() {
-    let cut = StringBuffer::new();
+    let _cut = StringBuffer::new();
     let cut1 = StringBuffer::with_text("hello world");
     std::thread::scope(|s| {
         s.spawn(|| {

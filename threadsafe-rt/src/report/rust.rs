@@ -22,6 +22,8 @@ pub(super) struct Writer<'d, T> {
     test: &'d TestCase,
     arc_mode: bool,
     used: Vec<VarRef>,
+    /// The instances a call uses, as its receiver or an argument.
+    used_instances: Vec<usize>,
 }
 
 fn instance_name(i: usize) -> String {
@@ -66,11 +68,22 @@ impl<'d, T> Writer<'d, T> {
                 _ => None,
             })
             .collect();
+        let used_instances = all()
+            .flat_map(|c| {
+                c.receiver
+                    .into_iter()
+                    .chain(c.args.iter().filter_map(|a| match a {
+                        Arg::Instance(i) => Some(*i),
+                        _ => None,
+                    }))
+            })
+            .collect();
         Writer {
             desc,
             test,
             arc_mode,
             used,
+            used_instances,
         }
     }
 
@@ -145,7 +158,14 @@ impl<'d, T> Writer<'d, T> {
                     c.receiver == Some(i) && self.desc.op_at(c.op).receiver == Receiver::Exclusive
                 });
                 let m = if exclusive { "mut " } else { "" };
-                format!("let {m}{} = {e};", instance_name(i))
+                // An instance no call uses (the calls went to another one) is still made,
+                // and kept to the end as in the check, under a name that does not warn.
+                let unused = if self.used_instances.contains(&i) {
+                    ""
+                } else {
+                    "_"
+                };
+                format!("let {m}{unused}{} = {e};", instance_name(i))
             }
             Out::Var(index) => {
                 let v = VarRef { scope, index };
