@@ -166,9 +166,9 @@ const NEAR: u64 = 1 << 36;
 /// Whether `n` looks like an address of this process: at least 4 GiB (no count, length or
 /// index of a test comes near; a program not built position-independent, whose data lies
 /// below 4 GiB, has its heap's addresses compared as numbers) and within [`NEAR`] of one of
-/// the [`anchors`]. A number that is not an address lands there with a chance of about
-/// 2^-26 per anchor (a hash, a random token): it is then not compared, which can hide a
-/// bug, never report one.
+/// the [`anchors`]. A number that is not an address (a hash, a random token) lands there
+/// with a chance of about 2^-25 (2^-27 per anchor): it is then not compared, which can hide
+/// a bug, never report one.
 fn is_address(n: u64) -> bool {
     cfg!(target_pointer_width = "64")
         && n >= 1 << 32
