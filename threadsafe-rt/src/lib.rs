@@ -182,6 +182,10 @@
 //! the generator makes for a seed.
 #![deny(missing_docs)]
 
+// The unit tests write `#[thread_safe]` types, whose expansion names `::threadsafe_rt`.
+#[cfg(test)]
+extern crate self as threadsafe_rt;
+
 mod check;
 mod config;
 mod coverage;

@@ -7,6 +7,12 @@
 //! The calls of all the runs asked for form one sequence of slots (a run's prefix, its
 //! calls in order, its post part); a shared counter says whose slot it is, and the worker
 //! that finishes a slot wakes the worker of the next one.
+//!
+//! Paced runs, which mostly sleep, may be spread over several lanes: each lane is such a
+//! sequence of its own, on a set of workers of its own, and the lanes go at once. A run is
+//! still one call at a time on fresh instances; only lane 0 has the concurrent executions'
+//! workers, so a call that depends on its thread gives other values in the other lanes, and
+//! is then not compared (the oracle only becomes more lenient).
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -67,7 +73,8 @@ struct Shared<T: 'static> {
     runs: Vec<Mutex<RunState<T>>>,
     /// Each worker's thread, to wake it when its slot comes.
     threads: Vec<OnceLock<Thread>>,
-    done: Done,
+    /// Shared by the lanes: the wait ends when every lane's workers are through.
+    done: Arc<Done>,
 }
 
 impl<T: Send + Sync + 'static> Shared<T> {
@@ -198,91 +205,204 @@ fn pause(seed: u64, i: usize) {
 
 /// Runs `test` once per order of `orders` (each a thread id per step: a linearization of
 /// the threads' calls, or the start of one, which runs without the post part), each on a
-/// fresh prefix, on `workers`; with `pace`, each call after a seeded pause. The results
-/// of each run, or `None` for a run whose prefix failed or that did not finish (a run that
-/// makes no progress for `timeout` is given up, with the rest, and its worker left behind).
+/// fresh prefix, on `workers`; with `pace`, each call after a seeded pause, the runs spread
+/// over up to `lanes` lanes that go at once (run `r` in lane `r % lanes`, on workers `lane *
+/// threads ..`). The results of each run, or `None` for a run whose prefix failed or that did
+/// not finish (when no lane makes progress for `timeout`, the runs are given up, with the
+/// rest, and the stuck workers left behind).
 pub(super) fn run<T: Send + Sync + 'static>(
     workers: &mut Vec<Worker>,
     desc: &'static Description<T>,
     test: &Arc<TestCase>,
     orders: &[Vec<usize>],
     pace: Option<u64>,
+    lanes: usize,
     timeout: Duration,
 ) -> Vec<Option<Results>> {
     let n = test.threads.len();
-    let mut slots = Vec::new();
-    let calls: usize = test.threads.iter().map(Vec::len).sum();
-    for (r, order) in orders.iter().enumerate() {
-        slots.push(Step::Prefix(r));
-        slots.extend(order.iter().map(|&t| Step::Call(r, t)));
-        // A partial order (the oracle's search) has no post part.
-        if order.len() == calls {
-            slots.push(Step::Post(r));
-        } else {
-            slots.push(Step::End(r));
-        }
-    }
-    let shared = Arc::new(Shared {
-        pace,
-        desc,
-        test: test.clone(),
-        slots,
-        turn: AtomicUsize::new(0),
-        abort: AtomicBool::new(false),
-        runs: orders
-            .iter()
-            .map(|_| {
-                Mutex::new(RunState {
-                    pool: None,
-                    valid: false,
-                    outcomes: Vec::new(),
-                    dead: vec![false; n],
-                })
-            })
-            .collect(),
-        threads: (0..n).map(|_| OnceLock::new()).collect(),
-        done: Done::new(n),
-    });
-    while workers.len() < n {
+    let lanes = if pace.is_some() {
+        lanes.clamp(1, orders.len().max(1))
+    } else {
+        1
+    };
+    let done = Arc::new(Done::new(n * lanes));
+    let shared: Vec<Arc<Shared<T>>> = (0..lanes)
+        .map(|l| {
+            let mine: Vec<&Vec<usize>> = orders.iter().skip(l).step_by(lanes).collect();
+            // Lane 0 keeps the seed: one lane paces as before lanes were.
+            let pace = pace.map(|seed| seed ^ (l as u64).wrapping_mul(0xD1B5_4A32_D192_ED03));
+            Arc::new(Shared::new(desc, test, &mine, pace, done.clone()))
+        })
+        .collect();
+    while workers.len() < n * lanes {
         let name = format!("threadsafe-suffix-{}", workers.len());
         workers.push(Worker::spawn(&name));
     }
-    for (w, worker) in workers[..n].iter().enumerate() {
-        let s = shared.clone();
-        worker.start(Box::new(move || s.worker_body(w)));
-    }
-    let progress = || shared.turn.load(Ordering::Acquire);
-    let blocked = || {
-        let turn = shared.turn.load(Ordering::Acquire);
-        shared
-            .slots
-            .get(turn)
-            .map_or(true, |s| workers[s.worker()].is_blocked())
-    };
-    let finished = shared.done.wait(timeout, progress, blocked);
-    let completed = if finished {
-        orders.len()
-    } else {
-        shared.abort.store(true, Ordering::Release);
-        let turn = shared.turn.load(Ordering::Acquire);
-        if let Some(stuck) = shared.slots.get(turn) {
-            workers[stuck.worker()].abandon();
+    for (l, lane) in shared.iter().enumerate() {
+        for t in 0..n {
+            let s = lane.clone();
+            workers[l * n + t].start(Box::new(move || s.worker_body(t)));
         }
-        // The runs whose post part passed.
-        shared.slots[..turn.min(shared.slots.len())]
-            .iter()
-            .filter(|s| matches!(s, Step::Post(_) | Step::End(_)))
-            .count()
+    }
+    let progress = || shared.iter().map(|s| s.turn.load(Ordering::Acquire)).sum();
+    let blocked = || {
+        shared.iter().enumerate().all(|(l, s)| {
+            let turn = s.turn.load(Ordering::Acquire);
+            s.slots
+                .get(turn)
+                .map_or(true, |st| workers[l * n + st.worker()].is_blocked())
+        })
     };
-    shared
-        .runs
+    let finished = done.wait(timeout, progress, blocked);
+    let completed: Vec<usize> = shared
         .iter()
         .enumerate()
-        .map(|(r, st)| {
-            let st = lock(st);
-            (r < completed && st.valid)
+        .map(|(l, s)| {
+            let turn = s.turn.load(Ordering::Acquire);
+            if finished || turn >= s.slots.len() {
+                return s.runs.len();
+            }
+            s.abort.store(true, Ordering::Release);
+            workers[l * n + s.slots[turn].worker()].abandon();
+            // The runs whose post part passed.
+            s.slots[..turn]
+                .iter()
+                .filter(|st| matches!(st, Step::Post(_) | Step::End(_)))
+                .count()
+        })
+        .collect();
+    (0..orders.len())
+        .map(|r| {
+            let (l, k) = (r % lanes, r / lanes);
+            let st = lock(&shared[l].runs[k]);
+            (k < completed[l] && st.valid)
                 .then(|| Results::of(n, &st.outcomes))
                 .flatten()
         })
         .collect()
+}
+
+impl<T: Send + Sync + 'static> Shared<T> {
+    /// One lane: `orders` in sequence, on the lane's `test.threads.len()` workers.
+    fn new(
+        desc: &'static Description<T>,
+        test: &Arc<TestCase>,
+        orders: &[&Vec<usize>],
+        pace: Option<u64>,
+        done: Arc<Done>,
+    ) -> Self {
+        let n = test.threads.len();
+        let calls: usize = test.threads.iter().map(Vec::len).sum();
+        let mut slots = Vec::new();
+        for (r, order) in orders.iter().enumerate() {
+            slots.push(Step::Prefix(r));
+            slots.extend(order.iter().map(|&t| Step::Call(r, t)));
+            // A partial order (the oracle's search) has no post part.
+            if order.len() == calls {
+                slots.push(Step::Post(r));
+            } else {
+                slots.push(Step::End(r));
+            }
+        }
+        Shared {
+            pace,
+            desc,
+            test: test.clone(),
+            slots,
+            turn: AtomicUsize::new(0),
+            abort: AtomicBool::new(false),
+            runs: orders
+                .iter()
+                .map(|_| {
+                    Mutex::new(RunState {
+                        pool: None,
+                        valid: false,
+                        outcomes: Vec::new(),
+                        dead: vec![false; n],
+                    })
+                })
+                .collect(),
+            threads: (0..n).map(|_| OnceLock::new()).collect(),
+            done,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    use super::run;
+    use crate::exec::worker::Worker;
+    use crate::subject::{Description, Subject};
+    use crate::testcase::{Call, Made, OpId, Out, TestCase};
+
+    /// Tickets in the order they are taken: each order of the calls gives its own results.
+    pub struct Tickets(AtomicU64);
+
+    #[crate::thread_safe(test = false)]
+    impl Tickets {
+        pub fn new() -> Self {
+            Tickets(AtomicU64::new(0))
+        }
+        pub fn take(&self) -> u64 {
+            self.0.fetch_add(1, Ordering::SeqCst) + 1
+        }
+    }
+
+    /// A fresh instance, then one `take` on each of two threads.
+    fn two_takes() -> Arc<TestCase> {
+        let take = Call {
+            op: OpId::Method(0),
+            receiver: Some(0),
+            args: Vec::new(),
+            out: Out::None,
+        };
+        Arc::new(TestCase {
+            prefix: vec![Call {
+                op: OpId::Ctor(0),
+                receiver: None,
+                args: Vec::new(),
+                out: Out::Instance(0, Made::Value),
+            }],
+            threads: vec![vec![take.clone()], vec![take]],
+            post: Vec::new(),
+        })
+    }
+
+    #[test]
+    fn paced_runs_spread_over_lanes_give_each_order_its_own_results() {
+        let desc: &'static Description<Tickets> = Box::leak(Box::new(Tickets::describe()));
+        let test = two_takes();
+        // Runs 0, 2, 4, … take thread 0 first; runs 1, 3, 5, … thread 1.
+        let orders: Vec<Vec<usize>> = (0..10).map(|r| vec![r % 2, 1 - r % 2]).collect();
+        let timeout = Duration::from_secs(10);
+        let mut workers: Vec<Worker> = Vec::new();
+        let one_lane = run(&mut workers, desc, &test, &orders, Some(7), 1, timeout);
+        assert_eq!(workers.len(), 2, "one lane: one worker per thread");
+        // Three lanes: each has runs of both orders (lane 0 has runs 0, 3, 6 and 9).
+        let lanes = run(&mut workers, desc, &test, &orders, Some(7), 3, timeout);
+        assert_eq!(workers.len(), 6, "three lanes of two workers");
+        let first = one_lane[0].as_ref().expect("run 0 finished");
+        let second = one_lane[1].as_ref().expect("run 1 finished");
+        assert!(
+            !first.identical(second),
+            "the two orders give different tickets"
+        );
+        for (r, (a, b)) in one_lane.iter().zip(&lanes).enumerate() {
+            let (a, b) = (a.as_ref().expect("finished"), b.as_ref().expect("finished"));
+            let expected = if r % 2 == 0 { first } else { second };
+            assert!(a.identical(expected), "run {r} in one lane");
+            assert!(b.identical(expected), "run {r} in three lanes");
+        }
+        // Without pauses the runs stay in one lane, on the concurrent executions' workers.
+        let mut fresh: Vec<Worker> = Vec::new();
+        let unpaced = run(&mut fresh, desc, &test, &orders, None, 4, timeout);
+        assert_eq!(fresh.len(), 2, "unpaced runs take one lane");
+        for (a, b) in one_lane.iter().zip(&unpaced) {
+            assert!(b.as_ref().expect("finished").identical(a.as_ref().unwrap()));
+        }
+    }
 }

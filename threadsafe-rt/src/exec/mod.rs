@@ -170,18 +170,19 @@ impl ConcRunner {
     }
 
     /// Runs `test` once per order of `orders` (a linearization each), one call at a time,
-    /// each call on the worker of its thread (with `pace`, after a seeded pause); the
-    /// results of each run (`None` where the prefix failed or the run hung). See
-    /// `linear.rs`.
+    /// each call on the worker of its thread (with `pace`, after a seeded pause, the runs
+    /// spread over up to `lanes` sets of workers that go at once); the results of each run
+    /// (`None` where the prefix failed or the run hung). See `linear.rs`.
     pub(crate) fn run_linear<T: Send + Sync + 'static>(
         &mut self,
         desc: &'static Description<T>,
         test: &Arc<TestCase>,
         orders: &[Vec<usize>],
         pace: Option<u64>,
+        lanes: usize,
         timeout: Duration,
     ) -> Vec<Option<Results>> {
-        linear::run(&mut self.workers, desc, test, orders, pace, timeout)
+        linear::run(&mut self.workers, desc, test, orders, pace, lanes, timeout)
     }
 
     /// Counts a test as run without running it (replay skips to its test).

@@ -10,7 +10,9 @@
 //! of one linearization (hash order, a clock, an address, a random token) is not compared
 //! from then on, at that call. Before a violation is reported, [`Sequential::confirm`] runs
 //! every linearization [`CONFIRM_RUNS`] more times looking for the results, a fifth of them
-//! with pauses before the calls (a result that depends on the time taken varies then).
+//! with pauses before the calls (a result that depends on the time taken varies then). The
+//! paced runs, which mostly sleep, go in one hand-over spread over [`PACED_LANES`] sets of
+//! workers at once, so their pauses overlap.
 //!
 //! With more linearizations than [`MAX_ENUMERATED`] (4 threads of 3 calls have 369,600),
 //! the search builds them call by call instead, depth first: a partial order is extended
@@ -47,6 +49,10 @@ pub(crate) const MAX_SEARCH_RUNS: usize = 20_000;
 
 /// Orders run at once (one hand-over of the workers).
 const CHUNK: usize = 2;
+
+/// Lanes the confirmation's paced runs are spread over: sets of workers that run their
+/// share of the runs at once. Those runs mostly sleep, so lanes cost threads, not cores.
+const PACED_LANES: usize = 8;
 
 /// What the oracle says of some results.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -166,7 +172,7 @@ impl Sequential {
         }
         let Some(orders) = self.orders.clone() else {
             if !hint.is_empty() {
-                self.run_each(&hint, None, conc, desc);
+                self.run_each(&hint, None, 1, conc, desc);
                 if self.lookup(r) {
                     return Explained::Yes;
                 }
@@ -183,7 +189,7 @@ impl Sequential {
                     .map(|o| (o.clone(), REPEATS)),
             );
             self.tried = end;
-            self.run_each(&each, None, conc, desc);
+            self.run_each(&each, None, 1, conc, desc);
             if self.lookup(r) {
                 return Explained::Yes;
             }
@@ -218,7 +224,7 @@ impl Sequential {
         for o in &orders {
             self.hinted.insert(o.clone(), 1);
         }
-        self.run_orders(&orders, 1, None, conc, desc);
+        self.run_orders(&orders, 1, conc, desc);
     }
 
     /// The check before a report: every linearization runs [`CONFIRM_RUNS`] more times
@@ -236,36 +242,41 @@ impl Sequential {
         // A fifth of them with pauses before the calls: a result that depends on the time
         // taken then varies.
         let paced = (runs / 5).max(1);
-        for (i, chunk) in orders.chunks(CHUNK).enumerate() {
-            self.run_orders(chunk, runs - paced, None, conc, desc);
-            self.run_orders(chunk, paced, Some(i as u64), conc, desc);
+        for chunk in orders.chunks(CHUNK) {
+            self.run_orders(chunk, runs - paced, conc, desc);
             if self.lookup(r) {
                 return Explained::Yes;
             }
         }
-        Explained::No
+        // The paced runs mostly sleep: all of them in one hand-over, spread over lanes.
+        let each: Vec<(Vec<usize>, usize)> = orders.iter().map(|o| (o.clone(), paced)).collect();
+        self.run_each(&each, Some(0), PACED_LANES, conc, desc);
+        if self.lookup(r) {
+            Explained::Yes
+        } else {
+            Explained::No
+        }
     }
 
-    /// Runs each of `orders` `repeats` times (paced by `pace`) and learns from the
-    /// results.
+    /// Runs each of `orders` `repeats` times and learns from the results.
     fn run_orders<T: Send + Sync + 'static>(
         &mut self,
         orders: &[Vec<usize>],
         repeats: usize,
-        pace: Option<u64>,
         conc: &mut ConcRunner,
         desc: &'static Description<T>,
     ) {
         let each: Vec<(Vec<usize>, usize)> = orders.iter().map(|o| (o.clone(), repeats)).collect();
-        self.run_each(&each, pace, conc, desc);
+        self.run_each(&each, None, 1, conc, desc);
     }
 
     /// Runs each order its number of times, all in one hand-over of the workers (paced by
-    /// `pace`), and learns from the results.
+    /// `pace`, over up to `lanes` lanes), and learns from the results.
     fn run_each<T: Send + Sync + 'static>(
         &mut self,
         each: &[(Vec<usize>, usize)],
         pace: Option<u64>,
+        lanes: usize,
         conc: &mut ConcRunner,
         desc: &'static Description<T>,
     ) {
@@ -274,7 +285,7 @@ impl Sequential {
             .flat_map(|(o, times)| std::iter::repeat(o.clone()).take(*times))
             .collect();
         let mut results = conc
-            .run_linear(desc, &self.test, &runs, pace, self.timeout)
+            .run_linear(desc, &self.test, &runs, pace, lanes, self.timeout)
             .into_iter();
         self.runs += runs.len();
         for (order, times) in each {
@@ -361,7 +372,7 @@ impl Sequential {
         if *spent > MAX_SEARCH_RUNS || Instant::now() >= self.deadline {
             return Explained::Unknown;
         }
-        let results = conc.run_linear(desc, &self.test, &next, None, self.timeout);
+        let results = conc.run_linear(desc, &self.test, &next, None, 1, self.timeout);
         self.runs += next.len();
         let mut agreeing = Vec::new();
         for (q, res) in next.into_iter().zip(results) {
