@@ -9,9 +9,14 @@
 //! - `R3`, spin 0.9.2 (mvdnes/spin-rs#117): two first `get`s on a `Once` both run its
 //!   initializer; the second caller is handed another connection, a wrong result;
 //! - `R4`, prometheus 0.9.0 (tikv/rust-prometheus#314): a histogram's snapshot taken while a
-//!   value is recorded counts it in a bucket but not in the total, a wrong result.
+//!   value is recorded counts it in a bucket but not in the total, a wrong result;
+//! - `R5`, sharded-slab 0.0.3 (fixed in 0.0.4, its test `racy_remove`): two threads that
+//!   remove one entry both get its value, a wrong result;
+//! - `R6`, metrics-util 0.3.2 (metrics-rs/metrics#126): a snapshot taken right after a push
+//!   lacks the value pushed while another push is in flight, a wrong result.
 //!
-//! The twins over the fixed versions (lasso 0.7.2; spin 0.12.3; prometheus 0.13.4) stay
+//! The twins over the fixed versions (lasso 0.7.2; spin 0.12.3; prometheus 0.13.4;
+//! sharded-slab 0.1.7; metrics-util 0.20.4) stay
 //! quiet over several seeds, results compared. (ratelimit 0.7.0, once `R5`, was dropped:
 //! its fixed version is not linearizable, see
 //! `corpus/results/2026-11-26-ratelimit-0.8-not-linearizable.md`.)
@@ -37,7 +42,9 @@
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use threadsafe_corpus::real::{lasso_keys, lasso_resolve, prometheus_histogram, spin_once};
+use threadsafe_corpus::real::{
+    bucket_push, lasso_keys, lasso_resolve, prometheus_histogram, slab_take, spin_once,
+};
 use threadsafe_rt::{check, Config, Failure, Report, Subject};
 use threadsafe_tests::expect;
 
@@ -55,6 +62,12 @@ const R3_SEED: u64 = 1;
 
 /// The seed of `R4`'s find test.
 const R4_SEED: u64 = 4;
+
+/// The seed of `R5`'s find test.
+const R5_SEED: u64 = 0;
+
+/// The seed of `R6`'s find test.
+const R6_SEED: u64 = 0;
 
 /// The budget of each twin check.
 const TWIN_BUDGET: Duration = Duration::from_millis(300);
@@ -184,6 +197,34 @@ fn finds_prometheus_0_9_summarizing_half_a_recording() {
     torn_summary(&report);
 }
 
+/// `R5`'s job claimed twice: both threads' `claim` returned it.
+fn claimed_twice(report: &Report) {
+    wrong_results_by_free_threads(report, &["cut.claim() -> Some(42)"], &[".claim()"]);
+}
+
+#[test]
+#[ignore = "a free-running find, not measured 100 times in 100 (see the file's doc)"]
+fn finds_sharded_slab_0_0_3_handing_one_entry_to_two_removes() {
+    let _alone = alone();
+    let report = check::<slab_take::PendingJob>(&config(R5_SEED, BUDGET));
+    println!("{report}");
+    claimed_twice(&report);
+}
+
+/// `R6`'s lost sample: a push whose snapshot lacks it.
+fn snapshot_without_its_push(report: &Report) {
+    wrong_results_by_free_threads(report, &["-> false"], &[".push_then_contains("]);
+}
+
+#[test]
+#[ignore = "a free-running find, not measured 100 times in 100 (see the file's doc)"]
+fn finds_metrics_util_0_3_missing_a_pushed_sample() {
+    let _alone = alone();
+    let report = check::<bucket_push::Samples>(&config(R6_SEED, BUDGET));
+    println!("{report}");
+    snapshot_without_its_push(&report);
+}
+
 /// No report on `T` over seeds `0..seeds`, results compared.
 fn quiet<T: Subject>(seeds: u64) {
     for seed in 0..seeds {
@@ -200,6 +241,8 @@ fn the_fixed_versions_stay_quiet() {
     quiet::<lasso_resolve::FixedNames>(5);
     quiet::<spin_once::FixedLazyConnection>(5);
     quiet::<prometheus_histogram::FixedLatencies>(5);
+    quiet::<slab_take::FixedPendingJob>(5);
+    quiet::<bucket_push::FixedSamples>(5);
 }
 
 /// How many of 100 checks with each find test's seed find its bug within [`BUDGET`], and
@@ -242,4 +285,6 @@ fn measure_the_budgets() {
     measure::<lasso_resolve::Names>("R2 lasso 0.6.0", R2_SEED, key_out_of_bounds);
     measure::<spin_once::LazyConnection>("R3 spin 0.9.2", R3_SEED, opened_twice);
     measure::<prometheus_histogram::Latencies>("R4 prometheus 0.9.0", R4_SEED, torn_summary);
+    measure::<slab_take::PendingJob>("R5 sharded-slab 0.0.3", R5_SEED, claimed_twice);
+    measure::<bucket_push::Samples>("R6 metrics-util 0.3.2", R6_SEED, snapshot_without_its_push);
 }

@@ -12,9 +12,11 @@
 
 use crate::Subject;
 
+pub mod bucket_push;
 pub mod lasso_keys;
 pub mod lasso_resolve;
 pub mod prometheus_histogram;
+pub mod slab_take;
 pub mod spin_once;
 
 impl Default for spin_once::LazyConnection {
@@ -36,5 +38,7 @@ pub fn subjects() -> Vec<Subject> {
         lasso_resolve::subject("R2"),
         spin_once::subject("R3"),
         prometheus_histogram::subject("R4"),
+        slab_take::subject("R5"),
+        bucket_push::subject("R6"),
     ]
 }
