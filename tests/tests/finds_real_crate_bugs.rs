@@ -17,7 +17,7 @@
 //!
 //! The twins over the fixed versions (lasso 0.7.2; spin 0.12.3; prometheus 0.13.4;
 //! sharded-slab 0.1.7; metrics-util 0.20.4) stay
-//! quiet over several seeds, results compared. (ratelimit 0.7.0, once `R5`, was dropped:
+//! quiet over several seeds, results compared. (ratelimit 0.7.0, an earlier `R5`, was dropped:
 //! its fixed version is not linearizable, see
 //! `corpus/results/2026-11-26-ratelimit-0.8-not-linearizable.md`.)
 //!
