@@ -36,7 +36,7 @@ pub struct Samples {
 
 #[thread_safe(test = false, statement_points = "always")]
 impl Samples {
-    /// One sample, [`FIRST`].
+    /// One sample, `FIRST` (100).
     pub fn new() -> Self {
         let bucket = buggy::AtomicBucket::new();
         bucket.push(u64::from(FIRST) + 1);
@@ -90,7 +90,7 @@ pub struct FixedSamples {
 
 #[thread_safe(test = false, statement_points = "always")]
 impl FixedSamples {
-    /// One sample, [`FIRST`].
+    /// One sample, `FIRST` (100).
     pub fn new() -> Self {
         let bucket = fixed::storage::AtomicBucket::new();
         bucket.push(u64::from(FIRST) + 1);
