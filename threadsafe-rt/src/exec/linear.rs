@@ -191,6 +191,16 @@ impl<T: Send + Sync + 'static> Shared<T> {
     }
 }
 
+/// How runs are paced: a seeded pause before each call and post part, the runs spread over
+/// up to `lanes` lanes that go at once (runs without pauses go in one lane).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Pace {
+    /// Seeds the pauses (lane 0's; the other lanes' derive from it).
+    pub(crate) seed: u64,
+    /// Lanes the runs are spread over, at most.
+    pub(crate) lanes: usize,
+}
+
 /// Sleeps before slot `i` of paced runs: nothing half the time, else up to a few
 /// milliseconds (seeded), so that a result that depends on the time taken shows it.
 fn pause(seed: u64, i: usize) {
@@ -206,8 +216,8 @@ fn pause(seed: u64, i: usize) {
 /// Runs `test` once per order of `orders` (each a thread id per step: a linearization of
 /// the threads' calls, or the start of one, which runs without the post part), each on a
 /// fresh prefix, on `workers`; with `pace`, each call after a seeded pause, the runs spread
-/// over up to `lanes` lanes that go at once (run `r` in lane `r % lanes`, on workers `lane *
-/// threads ..`). The results of each run, or `None` for a run whose prefix failed or that did
+/// over up to `pace.lanes` lanes that go at once (run `r` in lane `r % lanes`, on workers
+/// `lane * threads ..`). The results of each run, or `None` for a run whose prefix failed or that did
 /// not finish (when no lane makes progress for `timeout`, the runs are given up, with the
 /// rest, and the stuck workers left behind).
 pub(super) fn run<T: Send + Sync + 'static>(
@@ -215,22 +225,17 @@ pub(super) fn run<T: Send + Sync + 'static>(
     desc: &'static Description<T>,
     test: &Arc<TestCase>,
     orders: &[Vec<usize>],
-    pace: Option<u64>,
-    lanes: usize,
+    pace: Option<Pace>,
     timeout: Duration,
 ) -> Vec<Option<Results>> {
     let n = test.threads.len();
-    let lanes = if pace.is_some() {
-        lanes.clamp(1, orders.len().max(1))
-    } else {
-        1
-    };
+    let lanes = pace.map_or(1, |p| p.lanes.clamp(1, orders.len().max(1)));
     let done = Arc::new(Done::new(n * lanes));
     let shared: Vec<Arc<Shared<T>>> = (0..lanes)
         .map(|l| {
             let mine: Vec<&Vec<usize>> = orders.iter().skip(l).step_by(lanes).collect();
             // Lane 0 keeps the seed: one lane paces as before lanes were.
-            let pace = pace.map(|seed| seed ^ (l as u64).wrapping_mul(0xD1B5_4A32_D192_ED03));
+            let pace = pace.map(|p| p.seed ^ (l as u64).wrapping_mul(0xD1B5_4A32_D192_ED03));
             Arc::new(Shared::new(desc, test, &mine, pace, done.clone()))
         })
         .collect();
@@ -334,7 +339,7 @@ mod tests {
     use std::sync::Arc;
     use std::time::Duration;
 
-    use super::run;
+    use super::{run, Pace};
     use crate::exec::worker::Worker;
     use crate::subject::{Description, Subject};
     use crate::testcase::{Call, Made, OpId, Out, TestCase};
@@ -380,10 +385,11 @@ mod tests {
         let orders: Vec<Vec<usize>> = (0..10).map(|r| vec![r % 2, 1 - r % 2]).collect();
         let timeout = Duration::from_secs(10);
         let mut workers: Vec<Worker> = Vec::new();
-        let one_lane = run(&mut workers, desc, &test, &orders, Some(7), 1, timeout);
+        let pace = |lanes| Some(Pace { seed: 7, lanes });
+        let one_lane = run(&mut workers, desc, &test, &orders, pace(1), timeout);
         assert_eq!(workers.len(), 2, "one lane: one worker per thread");
         // Three lanes: each has runs of both orders (lane 0 has runs 0, 3, 6 and 9).
-        let lanes = run(&mut workers, desc, &test, &orders, Some(7), 3, timeout);
+        let lanes = run(&mut workers, desc, &test, &orders, pace(3), timeout);
         assert_eq!(workers.len(), 6, "three lanes of two workers");
         let first = one_lane[0].as_ref().expect("run 0 finished");
         let second = one_lane[1].as_ref().expect("run 1 finished");
@@ -399,7 +405,7 @@ mod tests {
         }
         // Without pauses the runs stay in one lane, on the concurrent executions' workers.
         let mut fresh: Vec<Worker> = Vec::new();
-        let unpaced = run(&mut fresh, desc, &test, &orders, None, 4, timeout);
+        let unpaced = run(&mut fresh, desc, &test, &orders, None, timeout);
         assert_eq!(fresh.len(), 2, "unpaced runs take one lane");
         for (a, b) in one_lane.iter().zip(&unpaced) {
             assert!(b.as_ref().expect("finished").identical(a.as_ref().unwrap()));

@@ -39,6 +39,7 @@ pub(crate) use batch::stride;
 pub use batch::MAX_STRIDE;
 pub(crate) use call::{CallOutcome, Produced};
 pub(crate) use control::{Control, Slot};
+pub(crate) use linear::Pace;
 pub(crate) use outcome::{Blocked, ExecOutcome, Site};
 pub(crate) use results::{Distinct, Res, Results, Seen};
 pub(crate) use sequential::{serial_order, SeqRunner};
@@ -171,18 +172,17 @@ impl ConcRunner {
 
     /// Runs `test` once per order of `orders` (a linearization each), one call at a time,
     /// each call on the worker of its thread (with `pace`, after a seeded pause, the runs
-    /// spread over up to `lanes` sets of workers that go at once); the results of each run
-    /// (`None` where the prefix failed or the run hung). See `linear.rs`.
+    /// spread over up to `pace.lanes` sets of workers that go at once); the results of each
+    /// run (`None` where the prefix failed or the run hung). See `linear.rs`.
     pub(crate) fn run_linear<T: Send + Sync + 'static>(
         &mut self,
         desc: &'static Description<T>,
         test: &Arc<TestCase>,
         orders: &[Vec<usize>],
-        pace: Option<u64>,
-        lanes: usize,
+        pace: Option<Pace>,
         timeout: Duration,
     ) -> Vec<Option<Results>> {
-        linear::run(&mut self.workers, desc, test, orders, pace, lanes, timeout)
+        linear::run(&mut self.workers, desc, test, orders, pace, timeout)
     }
 
     /// Counts a test as run without running it (replay skips to its test).

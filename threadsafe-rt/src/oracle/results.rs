@@ -27,7 +27,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::orders::{count_linearizations, linearizations};
-use crate::exec::{ConcRunner, Res, Results, Site};
+use crate::exec::{ConcRunner, Pace, Res, Results, Site};
 use crate::subject::Description;
 use crate::testcase::TestCase;
 
@@ -172,7 +172,7 @@ impl Sequential {
         }
         let Some(orders) = self.orders.clone() else {
             if !hint.is_empty() {
-                self.run_each(&hint, None, 1, conc, desc);
+                self.run_each(&hint, None, conc, desc);
                 if self.lookup(r) {
                     return Explained::Yes;
                 }
@@ -189,7 +189,7 @@ impl Sequential {
                     .map(|o| (o.clone(), REPEATS)),
             );
             self.tried = end;
-            self.run_each(&each, None, 1, conc, desc);
+            self.run_each(&each, None, conc, desc);
             if self.lookup(r) {
                 return Explained::Yes;
             }
@@ -224,7 +224,7 @@ impl Sequential {
         for o in &orders {
             self.hinted.insert(o.clone(), 1);
         }
-        self.run_orders(&orders, 1, conc, desc);
+        self.run_orders(&orders, 1, None, conc, desc);
     }
 
     /// The check before a report: every linearization runs [`CONFIRM_RUNS`] more times
@@ -243,14 +243,17 @@ impl Sequential {
         // taken then varies.
         let paced = (runs / 5).max(1);
         for chunk in orders.chunks(CHUNK) {
-            self.run_orders(chunk, runs - paced, conc, desc);
+            self.run_orders(chunk, runs - paced, None, conc, desc);
             if self.lookup(r) {
                 return Explained::Yes;
             }
         }
         // The paced runs mostly sleep: all of them in one hand-over, spread over lanes.
-        let each: Vec<(Vec<usize>, usize)> = orders.iter().map(|o| (o.clone(), paced)).collect();
-        self.run_each(&each, Some(0), PACED_LANES, conc, desc);
+        let pace = Pace {
+            seed: 0,
+            lanes: PACED_LANES,
+        };
+        self.run_orders(&orders, paced, Some(pace), conc, desc);
         if self.lookup(r) {
             Explained::Yes
         } else {
@@ -258,25 +261,26 @@ impl Sequential {
         }
     }
 
-    /// Runs each of `orders` `repeats` times and learns from the results.
+    /// Runs each of `orders` `repeats` times (paced by `pace`) and learns from the
+    /// results.
     fn run_orders<T: Send + Sync + 'static>(
         &mut self,
         orders: &[Vec<usize>],
         repeats: usize,
+        pace: Option<Pace>,
         conc: &mut ConcRunner,
         desc: &'static Description<T>,
     ) {
         let each: Vec<(Vec<usize>, usize)> = orders.iter().map(|o| (o.clone(), repeats)).collect();
-        self.run_each(&each, None, 1, conc, desc);
+        self.run_each(&each, pace, conc, desc);
     }
 
     /// Runs each order its number of times, all in one hand-over of the workers (paced by
-    /// `pace`, over up to `lanes` lanes), and learns from the results.
+    /// `pace`), and learns from the results.
     fn run_each<T: Send + Sync + 'static>(
         &mut self,
         each: &[(Vec<usize>, usize)],
-        pace: Option<u64>,
-        lanes: usize,
+        pace: Option<Pace>,
         conc: &mut ConcRunner,
         desc: &'static Description<T>,
     ) {
@@ -285,7 +289,7 @@ impl Sequential {
             .flat_map(|(o, times)| std::iter::repeat(o.clone()).take(*times))
             .collect();
         let mut results = conc
-            .run_linear(desc, &self.test, &runs, pace, lanes, self.timeout)
+            .run_linear(desc, &self.test, &runs, pace, self.timeout)
             .into_iter();
         self.runs += runs.len();
         for (order, times) in each {
@@ -372,7 +376,7 @@ impl Sequential {
         if *spent > MAX_SEARCH_RUNS || Instant::now() >= self.deadline {
             return Explained::Unknown;
         }
-        let results = conc.run_linear(desc, &self.test, &next, None, 1, self.timeout);
+        let results = conc.run_linear(desc, &self.test, &next, None, self.timeout);
         self.runs += next.len();
         let mut agreeing = Vec::new();
         for (q, res) in next.into_iter().zip(results) {
