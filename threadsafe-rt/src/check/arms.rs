@@ -1,14 +1,22 @@
 //! How a test's executions are split between the controlled scheduler and free-running
 //! threads under `schedule = "auto"`, and the free-running arm's share of a test's time.
 
-/// The share of a test's time the free-running arm gets when a test runs both arms: it
-/// starts at a quarter, doubles after a test whose free executions gave results the
-/// controlled ones did not, and shrinks by a fifth after one whose did not, within these
-/// bounds. Not below a quarter: on lasso 0.6.0 (`corpus-real`, R2), whose race is inside
-/// the dependency behind two-statement methods, a floor of 1/16 found it in 3 of 5 seeds
-/// where free-running alone found 5 of 5; the synthetic corpus, found under control, pays
-/// for the floor (README, "Races inside dependencies").
+use crate::exec::{Distinct, Res};
+
+/// The share of a test's time the free-running arm gets when a test runs both arms, within
+/// these bounds: it starts at a quarter and moves after each test by [`next_free_share`].
+/// Not below a quarter: on lasso 0.6.0 (`corpus-real`, R2), whose race is inside the
+/// dependency behind two-statement methods, a floor of 1/16 found it in 3 of 5 seeds where
+/// free-running alone found 5 of 5; the synthetic corpus, found under control, pays for the
+/// floor (README, "Races inside dependencies").
 pub(super) const FREE_SHARE: (f64, f64) = (0.25, 0.75);
+/// Where the share drifts after tests whose two arms gave the same results. On
+/// metrics-util 0.3.2 (`corpus-real`, R6), whose race is inside the dependency's `push`,
+/// every test's arms agree until the bug; with the share at its floor after such tests,
+/// stress / auto was 0.32 over 30 seeds, and 0.87 with the drift; the papers' subjects
+/// 0.98× side by side, the bank (W5, found under control) 1.38×
+/// (`corpus/results/2026-11-26-share-drift.md`).
+pub(super) const FREE_SHARE_EVEN: f64 = 0.5;
 /// The share of the first test.
 pub(super) const FREE_SHARE_START: f64 = 0.25;
 
@@ -33,4 +41,109 @@ pub(super) enum Arms {
     /// executions for a share of its time, for races in code the scheduler cannot see
     /// (a dependency's, or std's locks between two points).
     Both,
+}
+
+/// Whether some results of `d` hold a value a call returned: results of calls that return
+/// nothing (or whose values are not observed) are alike under any schedule, and tell
+/// nothing of what an arm reaches.
+fn observed_values(d: &Distinct) -> bool {
+    d.seen
+        .iter()
+        .any(|s| s.results.iter().any(|(_, r)| matches!(r, Res::Value(_))))
+}
+
+/// Whether `a` holds results that `b` does not.
+fn novel(a: &Distinct, b: &Distinct) -> bool {
+    a.seen
+        .iter()
+        .any(|s| !b.seen.iter().any(|c| c.results.same(&s.results, |_| false)))
+}
+
+/// The free arm's share of the next tests' time, after a test whose controlled executions
+/// gave `controlled` and whose free-running ones gave `free`. Free results the controlled
+/// executions did not give double it: the free threads reach what the scheduler cannot
+/// see. When both arms gave the same results, the statement points split nothing the free
+/// threads do not, and the share drifts towards even. Else (the scheduler's interleavings
+/// gave results the free threads did not, or no call's value was observed) it shrinks by a
+/// fifth.
+pub(super) fn next_free_share(share: f64, controlled: &Distinct, free: &Distinct) -> f64 {
+    let free_novel = novel(free, controlled);
+    let controlled_novel = novel(controlled, free);
+    let same = !controlled_novel && observed_values(controlled) && observed_values(free);
+    let next = if free_novel {
+        share * 2.0
+    } else if same {
+        share + (FREE_SHARE_EVEN - share) * 0.25
+    } else {
+        share * 0.8
+    };
+    next.clamp(FREE_SHARE.0, FREE_SHARE.1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exec::{Results, Seen};
+    use crate::subject::Observed;
+
+    /// Distinct results, one per entry of `each`: the one thread's call returned that value
+    /// (`None`: it returned nothing observed).
+    fn distinct(each: &[Option<u32>]) -> Distinct {
+        let mut d = Distinct::default();
+        for (e, v) in each.iter().enumerate() {
+            let res = v.map_or(Res::Returned, |v| Res::Value(Observed::value(v)));
+            d.seen.push(Seen {
+                results: Results {
+                    threads: vec![vec![res]],
+                    post: Vec::new(),
+                    returned: Vec::new(),
+                },
+                execution: e,
+                trace: None,
+                count: 1,
+            });
+        }
+        d
+    }
+
+    #[test]
+    fn free_results_the_scheduler_did_not_give_double_the_share() {
+        let controlled = distinct(&[Some(1)]);
+        let free = distinct(&[Some(1), Some(2)]);
+        assert_eq!(next_free_share(0.25, &controlled, &free), 0.5);
+        assert_eq!(next_free_share(0.5, &controlled, &free), FREE_SHARE.1);
+    }
+
+    #[test]
+    fn results_only_the_scheduler_gave_shrink_the_share_to_its_floor() {
+        let controlled = distinct(&[Some(1), Some(2)]);
+        let free = distinct(&[Some(1)]);
+        assert!((next_free_share(0.5, &controlled, &free) - 0.4).abs() < 1e-12);
+        assert_eq!(next_free_share(0.25, &controlled, &free), FREE_SHARE.0);
+    }
+
+    #[test]
+    fn arms_with_the_same_values_drift_towards_even_from_either_side() {
+        let controlled = distinct(&[Some(1), Some(2)]);
+        let free = distinct(&[Some(2), Some(1)]);
+        let mut share = FREE_SHARE_START;
+        for _ in 0..40 {
+            let next = next_free_share(share, &controlled, &free);
+            assert!(next > share && next < FREE_SHARE_EVEN, "{share} -> {next}");
+            share = next;
+        }
+        assert!(FREE_SHARE_EVEN - share < 0.01, "{share}");
+        let down = next_free_share(FREE_SHARE.1, &controlled, &free);
+        assert!(down < FREE_SHARE.1 && down > FREE_SHARE_EVEN, "{down}");
+    }
+
+    #[test]
+    fn without_observed_values_the_same_results_tell_nothing_and_the_share_shrinks() {
+        let unit = distinct(&[None]);
+        assert!((next_free_share(0.5, &unit, &unit) - 0.4).abs() < 1e-12);
+        let values = distinct(&[Some(1)]);
+        let empty = Distinct::default();
+        assert!((next_free_share(0.5, &values, &empty) - 0.4).abs() < 1e-12);
+        assert!((next_free_share(0.5, &empty, &empty) - 0.4).abs() < 1e-12);
+    }
 }

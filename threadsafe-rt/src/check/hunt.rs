@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::arms::{Arms, FREE_SHARE, FREE_SHARE_START, UNCONFIRMED_BEFORE_VARYING};
+use super::arms::{next_free_share, Arms, FREE_SHARE_START, UNCONFIRMED_BEFORE_VARYING};
 use super::control::{control, exactly, TARGETS_PER_TEST};
 use crate::config::{Config, Guide, ReplayToken, ScheduleMode};
 use crate::coverage::{thread_methods, Tracker};
@@ -222,19 +222,8 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
         let until = (Instant::now() + free_time).min(self.deadline);
         let ended = self.run_batch_until(ready, None, usize::MAX, until, true, report);
         if ended.is_none() {
-            // Results the controlled executions did not give: the free threads reach what
-            // the scheduler cannot see, and get more of the next tests' time; else less.
-            let novel = self.last_results.seen.iter().any(|s| {
-                !controlled_seen
-                    .seen
-                    .iter()
-                    .any(|c| c.results.same(&s.results, |_| false))
-            });
-            self.free_share = if novel {
-                (self.free_share * 2.0).min(FREE_SHARE.1)
-            } else {
-                (self.free_share * 0.8).max(FREE_SHARE.0)
-            };
+            self.free_share =
+                next_free_share(self.free_share, &controlled_seen, &self.last_results);
         }
         ended
     }
