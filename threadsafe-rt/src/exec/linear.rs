@@ -78,6 +78,50 @@ struct Shared<T: 'static> {
 }
 
 impl<T: Send + Sync + 'static> Shared<T> {
+    /// One lane: `orders` in sequence, on the lane's `test.threads.len()` workers.
+    fn new(
+        desc: &'static Description<T>,
+        test: &Arc<TestCase>,
+        orders: &[&Vec<usize>],
+        pace: Option<u64>,
+        done: Arc<Done>,
+    ) -> Self {
+        let n = test.threads.len();
+        let calls: usize = test.threads.iter().map(Vec::len).sum();
+        let mut slots = Vec::new();
+        for (r, order) in orders.iter().enumerate() {
+            slots.push(Step::Prefix(r));
+            slots.extend(order.iter().map(|&t| Step::Call(r, t)));
+            // A partial order (the oracle's search) has no post part.
+            if order.len() == calls {
+                slots.push(Step::Post(r));
+            } else {
+                slots.push(Step::End(r));
+            }
+        }
+        Shared {
+            pace,
+            desc,
+            test: test.clone(),
+            slots,
+            turn: AtomicUsize::new(0),
+            abort: AtomicBool::new(false),
+            runs: orders
+                .iter()
+                .map(|_| {
+                    Mutex::new(RunState {
+                        pool: None,
+                        valid: false,
+                        outcomes: Vec::new(),
+                        dead: vec![false; n],
+                    })
+                })
+                .collect(),
+            threads: (0..n).map(|_| OnceLock::new()).collect(),
+            done,
+        }
+    }
+
     fn worker_body(&self, w: usize) {
         let _ = self.threads[w].set(std::thread::current());
         // This worker's output variables, per thread it plays (only its own), per run.
@@ -217,9 +261,9 @@ fn pause(seed: u64, i: usize) {
 /// the threads' calls, or the start of one, which runs without the post part), each on a
 /// fresh prefix, on `workers`; with `pace`, each call after a seeded pause, the runs spread
 /// over up to `pace.lanes` lanes that go at once (run `r` in lane `r % lanes`, on workers
-/// `lane * threads ..`). The results of each run, or `None` for a run whose prefix failed or that did
-/// not finish (when no lane makes progress for `timeout`, the runs are given up, with the
-/// rest, and the stuck workers left behind).
+/// `lane * threads ..`). The results of each run, or `None` for a run whose prefix failed
+/// or that did not finish (when no lane makes progress for `timeout`, the runs are given
+/// up, with the rest, and the stuck workers left behind).
 pub(super) fn run<T: Send + Sync + 'static>(
     workers: &mut Vec<Worker>,
     desc: &'static Description<T>,
@@ -285,52 +329,6 @@ pub(super) fn run<T: Send + Sync + 'static>(
                 .flatten()
         })
         .collect()
-}
-
-impl<T: Send + Sync + 'static> Shared<T> {
-    /// One lane: `orders` in sequence, on the lane's `test.threads.len()` workers.
-    fn new(
-        desc: &'static Description<T>,
-        test: &Arc<TestCase>,
-        orders: &[&Vec<usize>],
-        pace: Option<u64>,
-        done: Arc<Done>,
-    ) -> Self {
-        let n = test.threads.len();
-        let calls: usize = test.threads.iter().map(Vec::len).sum();
-        let mut slots = Vec::new();
-        for (r, order) in orders.iter().enumerate() {
-            slots.push(Step::Prefix(r));
-            slots.extend(order.iter().map(|&t| Step::Call(r, t)));
-            // A partial order (the oracle's search) has no post part.
-            if order.len() == calls {
-                slots.push(Step::Post(r));
-            } else {
-                slots.push(Step::End(r));
-            }
-        }
-        Shared {
-            pace,
-            desc,
-            test: test.clone(),
-            slots,
-            turn: AtomicUsize::new(0),
-            abort: AtomicBool::new(false),
-            runs: orders
-                .iter()
-                .map(|_| {
-                    Mutex::new(RunState {
-                        pool: None,
-                        valid: false,
-                        outcomes: Vec::new(),
-                        dead: vec![false; n],
-                    })
-                })
-                .collect(),
-            threads: (0..n).map(|_| OnceLock::new()).collect(),
-            done,
-        }
-    }
 }
 
 #[cfg(test)]
