@@ -9,10 +9,14 @@
 //! that finishes a slot wakes the worker of the next one.
 //!
 //! Paced runs, which mostly sleep, may be spread over several lanes: each lane is such a
-//! sequence of its own, on a set of workers of its own, and the lanes go at once. A run is
-//! still one call at a time on fresh instances; only lane 0 has the concurrent executions'
-//! workers, so a call that depends on its thread gives other values in the other lanes, and
-//! is then not compared (the oracle only becomes more lenient).
+//! sequence of its own, on a set of workers of its own, and the lanes go at once. The pauses
+//! are known before the runs start, so each run goes to the lane that ends soonest, longest
+//! run first, with as few lanes (and so workers) as end about when the longest run does. A
+//! run is still one call at a time on fresh instances; only lane 0 of runs started from the
+//! first worker has the concurrent executions' workers, so a call that depends on its
+//! thread gives other values in the other lanes, and is then not compared (the oracle only
+//! becomes more lenient). Runs may also be [`start`]ed on the workers beside the first
+//! lane's, and waited for later: paced runs then sleep while unpaced runs go.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -63,8 +67,8 @@ struct RunState<T> {
 }
 
 struct Shared<T: 'static> {
-    /// Seeds the pauses before each call, when the runs are paced.
-    pace: Option<u64>,
+    /// The pause before each slot (none when the runs are not paced).
+    pauses: Vec<Duration>,
     desc: &'static Description<T>,
     test: Arc<TestCase>,
     slots: Vec<Step>,
@@ -78,16 +82,17 @@ struct Shared<T: 'static> {
 }
 
 impl<T: Send + Sync + 'static> Shared<T> {
-    /// One lane: `orders` in sequence, on the lane's `test.threads.len()` workers.
+    /// One lane: `orders` in sequence, on the lane's `test.threads.len()` workers, with
+    /// `pauses` before their slots (each run's [`run_pauses`], or none).
     fn new(
         desc: &'static Description<T>,
         test: &Arc<TestCase>,
         orders: &[&Vec<usize>],
-        pace: Option<u64>,
+        pauses: Vec<Duration>,
         done: Arc<Done>,
     ) -> Self {
         let n = test.threads.len();
-        let calls: usize = test.threads.iter().map(Vec::len).sum();
+        let calls = calls_of(test);
         let mut slots = Vec::new();
         for (r, order) in orders.iter().enumerate() {
             slots.push(Step::Prefix(r));
@@ -100,7 +105,7 @@ impl<T: Send + Sync + 'static> Shared<T> {
             }
         }
         Shared {
-            pace,
+            pauses,
             desc,
             test: test.clone(),
             slots,
@@ -133,16 +138,12 @@ impl<T: Send + Sync + 'static> Shared<T> {
                 continue;
             }
             if !self.wait_turn(i) {
+                // Aborted: through, so that a cancel's wait ends.
+                self.done.finish();
                 return;
             }
-            if let Some(seed) = self.pace {
-                // Each call and post part its own pause, so that runs of one order differ in
-                // timing. Not before a prefix, or the end of a partial run: nothing of the
-                // run exists before the one, and nothing is observed after the other, so a
-                // pause there changes no result.
-                if matches!(step, Step::Call(..) | Step::Post(_)) {
-                    pause(seed, i);
-                }
+            if let Some(&p) = self.pauses.get(i).filter(|p| !p.is_zero()) {
+                std::thread::sleep(p);
             }
             match step {
                 Step::Prefix(r) => {
@@ -219,7 +220,10 @@ impl<T: Send + Sync + 'static> Shared<T> {
             } else if spins < 160 {
                 std::thread::yield_now();
             } else {
-                std::thread::park_timeout(Duration::from_micros(200));
+                // `pass_turn` and a cancel unpark this worker: the timeout is a safety net,
+                // long enough that the workers of many lanes, waiting while another sleeps
+                // in its pause, do not take the cores from the runs that go meanwhile.
+                std::thread::park_timeout(Duration::from_millis(5));
             }
         }
     }
@@ -239,29 +243,99 @@ impl<T: Send + Sync + 'static> Shared<T> {
 /// up to `lanes` lanes that go at once (runs without pauses go in one lane).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Pace {
-    /// Seeds the pauses (lane 0's; the other lanes' derive from it).
+    /// Seeds the pauses (each run's derive from it and the run's number).
     pub(crate) seed: u64,
     /// Lanes the runs are spread over, at most.
     pub(crate) lanes: usize,
 }
 
-/// Sleeps before slot `i` of paced runs: nothing half the time, else up to a few
-/// milliseconds (seeded), so that a result that depends on the time taken shows it.
-fn pause(seed: u64, i: usize) {
+/// A lane may end this much after the longest paced run: [`spread`] takes the fewest lanes
+/// that do, so that no more workers are spawned than the pauses need.
+const LANE_SLACK: Duration = Duration::from_millis(1);
+
+/// The calls of `test`'s threads, all together.
+fn calls_of(test: &TestCase) -> usize {
+    test.threads.iter().map(Vec::len).sum()
+}
+
+/// The pauses before the slots of paced run `run` (`order`, of a test with `calls` calls):
+/// none before its prefix, or the end of a partial run (nothing of the run exists before
+/// the one, nothing is observed after the other, so a pause there changes no result); before
+/// each call and the post part, nothing half the time, else up to a few milliseconds
+/// (seeded), so that runs of one order differ in timing and a result that depends on the
+/// time taken shows it. At most one pause of a run is [`LONG_PAUSE`] or longer (a later
+/// one is cut to 300 µs), so that no run sleeps much longer than the longest pause, and
+/// the lanes, which end with their slowest run, end soon.
+fn run_pauses(seed: u64, run: usize, order: &[usize], calls: usize) -> Vec<Duration> {
+    let seed = seed ^ (run as u64).wrapping_mul(0xD1B5_4A32_D192_ED03);
+    let timed = order.len() + usize::from(order.len() == calls);
+    let mut long_taken = false;
+    let mut pauses = vec![Duration::ZERO];
+    for i in 1..=timed {
+        let mut p = pause(seed, i);
+        if p >= LONG_PAUSE {
+            if long_taken {
+                p = Duration::from_micros(300);
+            }
+            long_taken = true;
+        }
+        pauses.push(p);
+    }
+    if order.len() != calls {
+        pauses.push(Duration::ZERO);
+    }
+    pauses
+}
+
+/// A pause of a millisecond or more: one per paced run at most.
+const LONG_PAUSE: Duration = Duration::from_millis(1);
+
+/// A seeded pause: nothing half the time, else 50 µs to 3 ms.
+fn pause(seed: u64, i: usize) -> Duration {
     let mut z = seed ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 31)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z ^= z >> 29;
-    let micros = [0, 0, 0, 0, 50, 300, 1_200, 3_000][(z % 8) as usize];
-    if micros > 0 {
-        std::thread::sleep(Duration::from_micros(micros));
-    }
+    Duration::from_micros([0, 0, 0, 0, 50, 300, 1_200, 3_000][(z % 8) as usize])
+}
+
+/// Spreads runs that sleep `totals` over at most `max_lanes` lanes: each run, longest first,
+/// to the lane that ends soonest so far, with the fewest lanes that end within
+/// [`LANE_SLACK`] of the longest run (no lane can end sooner than that run). The runs of
+/// each lane, in their order.
+fn spread(totals: &[Duration], max_lanes: usize) -> Vec<Vec<usize>> {
+    let mut longest_first: Vec<usize> = (0..totals.len()).collect();
+    longest_first.sort_by_key(|&r| std::cmp::Reverse(totals[r]));
+    let longest = totals.iter().copied().max().unwrap_or_default();
+    let sum: Duration = totals.iter().sum();
+    let max_lanes = max_lanes.clamp(1, totals.len().max(1));
+    let assign = |lanes: usize| {
+        let mut ends = vec![Duration::ZERO; lanes];
+        let mut runs = vec![Vec::new(); lanes];
+        for &r in &longest_first {
+            let soonest = (0..lanes).min_by_key(|&l| ends[l]).unwrap_or(0);
+            ends[soonest] += totals[r];
+            runs[soonest].push(r);
+        }
+        for lane in &mut runs {
+            lane.sort_unstable();
+        }
+        (ends.into_iter().max().unwrap_or_default(), runs)
+    };
+    // Fewer lanes than the pauses' sum over the bound cannot end within it.
+    let bound = longest + LANE_SLACK;
+    let fewest = (sum.as_nanos().div_ceil(bound.as_nanos().max(1)) as usize).clamp(1, max_lanes);
+    (fewest..max_lanes)
+        .map(assign)
+        .find(|(end, _)| *end <= bound)
+        .unwrap_or_else(|| assign(max_lanes))
+        .1
 }
 
 /// Runs `test` once per order of `orders` (each a thread id per step: a linearization of
 /// the threads' calls, or the start of one, which runs without the post part), each on a
 /// fresh prefix, on `workers`; with `pace`, each call after a seeded pause, the runs spread
-/// over up to `pace.lanes` lanes that go at once (run `r` in lane `r % lanes`, on workers
-/// `lane * threads ..`). The results of each run, or `None` for a run whose prefix failed
+/// over up to `pace.lanes` lanes that go at once ([`spread`]; lane `l` on workers
+/// `l * threads ..`). The results of each run, or `None` for a run whose prefix failed
 /// or that did not finish (when no lane makes progress for `timeout`, the runs are given
 /// up, with the rest, and the stuck workers left behind).
 pub(super) fn run<T: Send + Sync + 'static>(
@@ -272,63 +346,147 @@ pub(super) fn run<T: Send + Sync + 'static>(
     pace: Option<Pace>,
     timeout: Duration,
 ) -> Vec<Option<Results>> {
+    start(workers, 0, desc, test, orders, pace).finish(workers, timeout)
+}
+
+/// Starts the runs of [`run`] on the workers from `first` on (lane `l` on workers
+/// `first + l * threads ..`), spawning those that do not exist yet, and returns without
+/// waiting for them: the workers before `first` stay free for other runs meanwhile.
+pub(super) fn start<T: Send + Sync + 'static>(
+    workers: &mut Vec<Worker>,
+    first: usize,
+    desc: &'static Description<T>,
+    test: &Arc<TestCase>,
+    orders: &[Vec<usize>],
+    pace: Option<Pace>,
+) -> Started<T> {
     let n = test.threads.len();
-    let lanes = pace.map_or(1, |p| p.lanes.clamp(1, orders.len().max(1)));
+    let calls = calls_of(test);
+    let pauses: Vec<Vec<Duration>> = match pace {
+        Some(p) => (0..orders.len())
+            .map(|r| run_pauses(p.seed, r, &orders[r], calls))
+            .collect(),
+        None => vec![Vec::new(); orders.len()],
+    };
+    let runs_of_lane = match pace {
+        Some(p) => {
+            let totals: Vec<Duration> = pauses.iter().map(|p| p.iter().sum()).collect();
+            spread(&totals, p.lanes)
+        }
+        None => vec![(0..orders.len()).collect()],
+    };
+    let lanes = runs_of_lane.len();
     let done = Arc::new(Done::new(n * lanes));
-    let shared: Vec<Arc<Shared<T>>> = (0..lanes)
-        .map(|l| {
-            let mine: Vec<&Vec<usize>> = orders.iter().skip(l).step_by(lanes).collect();
-            // Lane 0 keeps the seed: one lane paces as before lanes were.
-            let pace = pace.map(|p| p.seed ^ (l as u64).wrapping_mul(0xD1B5_4A32_D192_ED03));
-            Arc::new(Shared::new(desc, test, &mine, pace, done.clone()))
+    let mut placement = vec![(0, 0); orders.len()];
+    let shared: Vec<Arc<Shared<T>>> = runs_of_lane
+        .iter()
+        .enumerate()
+        .map(|(l, runs)| {
+            for (k, &r) in runs.iter().enumerate() {
+                placement[r] = (l, k);
+            }
+            let mine: Vec<&Vec<usize>> = runs.iter().map(|&r| &orders[r]).collect();
+            let paused = runs
+                .iter()
+                .flat_map(|&r| pauses[r].iter().copied())
+                .collect();
+            Arc::new(Shared::new(desc, test, &mine, paused, done.clone()))
         })
         .collect();
-    while workers.len() < n * lanes {
+    while workers.len() < first + n * lanes {
         let name = format!("threadsafe-suffix-{}", workers.len());
         workers.push(Worker::spawn(&name));
     }
     for (l, lane) in shared.iter().enumerate() {
         for t in 0..n {
             let s = lane.clone();
-            workers[l * n + t].start(Box::new(move || s.worker_body(t)));
+            workers[first + l * n + t].start(Box::new(move || s.worker_body(t)));
         }
     }
-    let progress = || shared.iter().map(|s| s.turn.load(Ordering::Acquire)).sum();
-    let blocked = || {
-        shared.iter().enumerate().all(|(l, s)| {
-            let turn = s.turn.load(Ordering::Acquire);
-            s.slots
-                .get(turn)
-                .map_or(true, |st| workers[l * n + st.worker()].is_blocked())
-        })
-    };
-    let finished = done.wait(timeout, progress, blocked);
-    let completed: Vec<usize> = shared
-        .iter()
-        .enumerate()
-        .map(|(l, s)| {
-            let turn = s.turn.load(Ordering::Acquire);
-            if finished || turn >= s.slots.len() {
-                return s.runs.len();
-            }
+    Started {
+        shared,
+        done,
+        first,
+        threads: n,
+        placement,
+    }
+}
+
+/// Runs [`start`]ed and not yet waited for.
+pub(crate) struct Started<T: 'static> {
+    shared: Vec<Arc<Shared<T>>>,
+    done: Arc<Done>,
+    /// The worker of lane 0's thread 0.
+    first: usize,
+    /// The test's threads: workers per lane.
+    threads: usize,
+    /// Each run's lane, and its place there.
+    placement: Vec<(usize, usize)>,
+}
+
+impl<T: Send + Sync + 'static> Started<T> {
+    /// Waits for the runs; the results of each, as [`run`] gives them.
+    pub(super) fn finish(self, workers: &mut [Worker], timeout: Duration) -> Vec<Option<Results>> {
+        let completed = self.wait(workers, timeout);
+        let n = self.threads;
+        self.placement
+            .iter()
+            .map(|&(l, k)| {
+                let st = lock(&self.shared[l].runs[k]);
+                (k < completed[l] && st.valid)
+                    .then(|| Results::of(n, &st.outcomes))
+                    .flatten()
+            })
+            .collect()
+    }
+
+    /// Stops the runs at their next call (a call under way, and its pause, end first) and
+    /// waits for the workers, whose results nobody wants.
+    pub(super) fn cancel(self, workers: &mut [Worker], timeout: Duration) {
+        for s in &self.shared {
             s.abort.store(true, Ordering::Release);
-            workers[l * n + s.slots[turn].worker()].abandon();
-            // The runs whose post part passed.
-            s.slots[..turn]
-                .iter()
-                .filter(|st| matches!(st, Step::Post(_) | Step::End(_)))
-                .count()
-        })
-        .collect();
-    (0..orders.len())
-        .map(|r| {
-            let (l, k) = (r % lanes, r / lanes);
-            let st = lock(&shared[l].runs[k]);
-            (k < completed[l] && st.valid)
-                .then(|| Results::of(n, &st.outcomes))
-                .flatten()
-        })
-        .collect()
+            for th in s.threads.iter().filter_map(OnceLock::get) {
+                th.unpark();
+            }
+        }
+        self.wait(workers, timeout);
+    }
+
+    /// Waits until every lane's workers are through, or no lane moves for `timeout` (the
+    /// stuck workers are abandoned); the runs each lane completed.
+    fn wait(&self, workers: &mut [Worker], timeout: Duration) -> Vec<usize> {
+        let (n, first, shared) = (self.threads, self.first, &self.shared);
+        let progress = || shared.iter().map(|s| s.turn.load(Ordering::Acquire)).sum();
+        let blocked = || {
+            shared.iter().enumerate().all(|(l, s)| {
+                let turn = s.turn.load(Ordering::Acquire);
+                s.slots
+                    .get(turn)
+                    .map_or(true, |st| workers[first + l * n + st.worker()].is_blocked())
+            })
+        };
+        let finished = self.done.wait(timeout, progress, blocked);
+        shared
+            .iter()
+            .enumerate()
+            .map(|(l, s)| {
+                let turn = s.turn.load(Ordering::Acquire);
+                let aborted = s.abort.load(Ordering::Acquire);
+                if (finished && !aborted) || turn >= s.slots.len() {
+                    return s.runs.len();
+                }
+                if !finished {
+                    s.abort.store(true, Ordering::Release);
+                    workers[first + l * n + s.slots[turn].worker()].abandon();
+                }
+                // The runs whose post part passed.
+                s.slots[..turn]
+                    .iter()
+                    .filter(|st| matches!(st, Step::Post(_) | Step::End(_)))
+                    .count()
+            })
+            .collect()
+    }
 }
 
 #[cfg(test)]
@@ -337,7 +495,7 @@ mod tests {
     use std::sync::Arc;
     use std::time::Duration;
 
-    use super::{run, Pace};
+    use super::{run, run_pauses, spread, start, Pace, LONG_PAUSE};
     use crate::exec::worker::Worker;
     use crate::subject::{Description, Subject};
     use crate::testcase::{Call, Made, OpId, Out, TestCase};
@@ -345,12 +503,16 @@ mod tests {
     /// Tickets in the order they are taken: each order of the calls gives its own results.
     pub struct Tickets(AtomicU64);
 
+    /// Tickets taken, by every test of this module.
+    static TAKES: AtomicU64 = AtomicU64::new(0);
+
     #[crate::thread_safe(test = false)]
     impl Tickets {
         pub fn new() -> Self {
             Tickets(AtomicU64::new(0))
         }
         pub fn take(&self) -> u64 {
+            TAKES.fetch_add(1, Ordering::SeqCst);
             self.0.fetch_add(1, Ordering::SeqCst) + 1
         }
     }
@@ -388,6 +550,8 @@ mod tests {
         assert_eq!(workers.len(), 2, "one lane: one worker per thread");
         // Three lanes: each has runs of both orders (lane 0 has runs 0, 3, 6 and 9).
         let lanes = run(&mut workers, desc, &test, &orders, pace(3), timeout);
+        // The pauses of these ten runs (seed 7) need all three lanes to end within a
+        // millisecond of the longest run.
         assert_eq!(workers.len(), 6, "three lanes of two workers");
         let first = one_lane[0].as_ref().expect("run 0 finished");
         let second = one_lane[1].as_ref().expect("run 1 finished");
@@ -408,5 +572,102 @@ mod tests {
         for (a, b) in one_lane.iter().zip(&unpaced) {
             assert!(b.as_ref().expect("finished").identical(a.as_ref().unwrap()));
         }
+    }
+
+    #[test]
+    fn runs_started_beside_go_on_while_the_first_lane_runs_and_cancel_frees_their_workers() {
+        let desc: &'static Description<Tickets> = Box::leak(Box::new(Tickets::describe()));
+        let test = two_takes();
+        let orders: Vec<Vec<usize>> = (0..10).map(|r| vec![r % 2, 1 - r % 2]).collect();
+        let timeout = Duration::from_secs(10);
+        let mut workers: Vec<Worker> = Vec::new();
+        let expected = run(&mut workers, desc, &test, &orders, None, timeout);
+        let pace = Some(Pace { seed: 7, lanes: 3 });
+        // Three lanes beside the first lane's two workers.
+        let beside = start(&mut workers, 2, desc, &test, &orders, pace);
+        assert_eq!(workers.len(), 8, "two workers, then three lanes of two");
+        let meanwhile = run(&mut workers, desc, &test, &orders, None, timeout);
+        let paced = beside.finish(&mut workers, timeout);
+        for (r, e) in expected.iter().enumerate() {
+            let e = e.as_ref().expect("finished");
+            assert!(
+                meanwhile[r].as_ref().expect("finished").identical(e),
+                "run {r}"
+            );
+            assert!(
+                paced[r].as_ref().expect("finished").identical(e),
+                "paced run {r}"
+            );
+        }
+        // A cancel stops the runs and waits for their workers, which then take new runs.
+        // 4,000 paced runs take about 1.5 s; those before the cancel take one pause each.
+        let many: Vec<Vec<usize>> = (0..4_000).map(|r| vec![r % 2, 1 - r % 2]).collect();
+        let before = TAKES.load(Ordering::SeqCst);
+        start(&mut workers, 2, desc, &test, &many, pace).cancel(&mut workers, timeout);
+        let taken = TAKES.load(Ordering::SeqCst) - before;
+        assert!(
+            taken < 4_000,
+            "{taken} of 8,000 calls ran: the cancel did not stop the runs"
+        );
+        assert!(
+            workers.iter().all(|w| w.abandoned == 0),
+            "cancelled workers end their jobs"
+        );
+        let again =
+            start(&mut workers, 2, desc, &test, &orders, pace).finish(&mut workers, timeout);
+        for (r, e) in expected.iter().enumerate() {
+            let e = e.as_ref().expect("finished");
+            assert!(
+                again[r].as_ref().expect("finished").identical(e),
+                "run {r} after the cancel"
+            );
+        }
+    }
+
+    #[test]
+    fn spread_takes_the_fewest_lanes_that_end_within_a_millisecond_of_the_longest_run() {
+        let ms = Duration::from_millis;
+        let totals = [ms(3), ms(1), ms(1), ms(1), ms(1), ms(1), ms(1)];
+        let lanes = spread(&totals, 8);
+        // Two lanes would end at 4.5 ms at best; three end at 3 ms each.
+        assert_eq!(lanes, vec![vec![0], vec![1, 3, 5], vec![2, 4, 6]]);
+        // Runs that do not sleep stay in one lane.
+        assert_eq!(spread(&[Duration::ZERO; 5], 8), vec![vec![0, 1, 2, 3, 4]]);
+        // No more lanes than allowed, every run in one of them.
+        let lanes = spread(&[ms(3); 10], 4);
+        assert_eq!(lanes.len(), 4);
+        let mut all: Vec<usize> = lanes.concat();
+        all.sort_unstable();
+        assert_eq!(all, (0..10).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn a_paced_run_sleeps_before_its_calls_and_post_part_with_one_long_pause_at_most() {
+        let mut longest = Duration::ZERO;
+        let mut long_runs = 0;
+        for seed in 0..50 {
+            for r in 0..20 {
+                let complete = run_pauses(seed, r, &[0, 1, 0, 1], 4);
+                assert_eq!(complete.len(), 6, "prefix, four calls, post part");
+                assert_eq!(complete[0], Duration::ZERO, "no pause before the prefix");
+                let long = complete.iter().filter(|&&p| p >= LONG_PAUSE).count();
+                assert!(long <= 1, "seed {seed} run {r}: {complete:?}");
+                long_runs += long;
+                longest = longest.max(complete.iter().copied().max().unwrap_or_default());
+                let partial = run_pauses(seed, r, &[0, 1], 4);
+                assert_eq!(partial.len(), 4, "prefix, two calls, end");
+                assert_eq!(partial[3], Duration::ZERO, "no pause before the end");
+            }
+        }
+        assert_eq!(
+            longest,
+            Duration::from_millis(3),
+            "the longest pause is still drawn"
+        );
+        // A run of five pauses has a long one with a chance of 1 - (3/4)^5, about 0.76.
+        assert!(
+            long_runs > 500,
+            "{long_runs} of 1,000 runs have a long pause"
+        );
     }
 }

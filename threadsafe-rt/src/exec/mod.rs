@@ -39,7 +39,7 @@ pub(crate) use batch::stride;
 pub use batch::MAX_STRIDE;
 pub(crate) use call::{CallOutcome, Produced};
 pub(crate) use control::{Control, Slot};
-pub(crate) use linear::Pace;
+pub(crate) use linear::{Pace, Started};
 pub(crate) use outcome::{Blocked, ExecOutcome, Site};
 pub(crate) use results::{Distinct, Res, Results, Seen};
 pub(crate) use sequential::{serial_order, SeqRunner};
@@ -171,18 +171,49 @@ impl ConcRunner {
     }
 
     /// Runs `test` once per order of `orders` (a linearization each), one call at a time,
-    /// each call on the worker of its thread (with `pace`, after a seeded pause, the runs
-    /// spread over up to `pace.lanes` sets of workers that go at once); the results of each
-    /// run (`None` where the prefix failed or the run hung). See `linear.rs`.
+    /// each call on the worker of its thread; the results of each run (`None` where the
+    /// prefix failed or the run hung). See `linear.rs`.
     pub(crate) fn run_linear<T: Send + Sync + 'static>(
         &mut self,
         desc: &'static Description<T>,
         test: &Arc<TestCase>,
         orders: &[Vec<usize>],
-        pace: Option<Pace>,
         timeout: Duration,
     ) -> Vec<Option<Results>> {
-        linear::run(&mut self.workers, desc, test, orders, pace, timeout)
+        linear::run(&mut self.workers, desc, test, orders, None, timeout)
+    }
+
+    /// Starts runs as [`run_linear`](Self::run_linear) does, each call after a seeded pause
+    /// (`pace`), the runs spread over lanes of workers beside the first lane's, and returns
+    /// without waiting for them: unpaced runs may go on the first lane meanwhile. [`finish_linear`](Self::finish_linear) or
+    /// [`cancel_linear`](Self::cancel_linear) must follow before the next batch.
+    pub(crate) fn start_linear_beside<T: Send + Sync + 'static>(
+        &mut self,
+        desc: &'static Description<T>,
+        test: &Arc<TestCase>,
+        orders: &[Vec<usize>],
+        pace: Pace,
+    ) -> Started<T> {
+        let first = test.threads.len();
+        linear::start(&mut self.workers, first, desc, test, orders, Some(pace))
+    }
+
+    /// Waits for runs started beside; the results of each run, as `run_linear` gives them.
+    pub(crate) fn finish_linear<T: Send + Sync + 'static>(
+        &mut self,
+        started: Started<T>,
+        timeout: Duration,
+    ) -> Vec<Option<Results>> {
+        started.finish(&mut self.workers, timeout)
+    }
+
+    /// Stops runs started beside at their next call and waits for their workers.
+    pub(crate) fn cancel_linear<T: Send + Sync + 'static>(
+        &mut self,
+        started: Started<T>,
+        timeout: Duration,
+    ) {
+        started.cancel(&mut self.workers, timeout);
     }
 
     /// Counts a test as run without running it (replay skips to its test).

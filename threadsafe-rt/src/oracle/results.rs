@@ -11,8 +11,9 @@
 //! from then on, at that call. Before a violation is reported, [`Sequential::confirm`] runs
 //! every linearization [`CONFIRM_RUNS`] more times looking for the results, a fifth of them
 //! with pauses before the calls (a result that depends on the time taken varies then). The
-//! paced runs, which mostly sleep, go in one hand-over spread over [`PACED_LANES`] sets of
-//! workers at once, so their pauses overlap.
+//! paced runs, which mostly sleep, start first, spread over sets of workers (at most
+//! [`PACED_WORKERS`] threads) that go at once, so their pauses overlap, and go on while
+//! the unpaced runs go on the first lane's workers.
 //!
 //! With more linearizations than [`MAX_ENUMERATED`] (4 threads of 3 calls have 369,600),
 //! the search builds them call by call instead, depth first: a partial order is extended
@@ -50,9 +51,10 @@ pub(crate) const MAX_SEARCH_RUNS: usize = 20_000;
 /// Orders run at once (one hand-over of the workers).
 const CHUNK: usize = 2;
 
-/// Lanes the confirmation's paced runs are spread over: sets of workers that run their
-/// share of the runs at once. Those runs mostly sleep, so lanes cost threads, not cores.
-const PACED_LANES: usize = 8;
+/// Workers the confirmation's paced runs are spread over, at most: as many lanes (sets of
+/// one worker per thread of the test, each running its share of the runs) as fit. Those
+/// runs mostly sleep, so lanes cost threads, not cores.
+const PACED_WORKERS: usize = 64;
 
 /// What the oracle says of some results.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -172,7 +174,7 @@ impl Sequential {
         }
         let Some(orders) = self.orders.clone() else {
             if !hint.is_empty() {
-                self.run_each(&hint, None, conc, desc);
+                self.run_each(&hint, conc, desc);
                 if self.lookup(r) {
                     return Explained::Yes;
                 }
@@ -189,7 +191,7 @@ impl Sequential {
                     .map(|o| (o.clone(), REPEATS)),
             );
             self.tried = end;
-            self.run_each(&each, None, conc, desc);
+            self.run_each(&each, conc, desc);
             if self.lookup(r) {
                 return Explained::Yes;
             }
@@ -224,7 +226,7 @@ impl Sequential {
         for o in &orders {
             self.hinted.insert(o.clone(), 1);
         }
-        self.run_orders(&orders, 1, None, conc, desc);
+        self.run_orders(&orders, 1, conc, desc);
     }
 
     /// The check before a report: every linearization runs [`CONFIRM_RUNS`] more times
@@ -240,20 +242,24 @@ impl Sequential {
         };
         let runs = (CONFIRM_BUDGET / orders.len().max(1)).clamp(REPEATS, CONFIRM_RUNS);
         // A fifth of them with pauses before the calls: a result that depends on the time
-        // taken then varies.
+        // taken then varies. They mostly sleep: they start first, all at once, spread over
+        // lanes beside the unpaced runs' workers, and go on while the unpaced runs go.
         let paced = (runs / 5).max(1);
+        let pace = Pace {
+            seed: 0,
+            lanes: (PACED_WORKERS / self.test.threads.len().max(1)).max(1),
+        };
+        let each: Vec<(Vec<usize>, usize)> = orders.iter().map(|o| (o.clone(), paced)).collect();
+        let started = conc.start_linear_beside(desc, &self.test, &runs_of(&each), pace);
         for chunk in orders.chunks(CHUNK) {
-            self.run_orders(chunk, runs - paced, None, conc, desc);
+            self.run_orders(chunk, runs - paced, conc, desc);
             if self.lookup(r) {
+                conc.cancel_linear(started, self.timeout);
                 return Explained::Yes;
             }
         }
-        // The paced runs mostly sleep: all of them in one hand-over, spread over lanes.
-        let pace = Pace {
-            seed: 0,
-            lanes: PACED_LANES,
-        };
-        self.run_orders(&orders, paced, Some(pace), conc, desc);
+        let results = conc.finish_linear(started, self.timeout);
+        self.learn_each(&each, results);
         if self.lookup(r) {
             Explained::Yes
         } else {
@@ -261,37 +267,35 @@ impl Sequential {
         }
     }
 
-    /// Runs each of `orders` `repeats` times (paced by `pace`) and learns from the
-    /// results.
+    /// Runs each of `orders` `repeats` times and learns from the results.
     fn run_orders<T: Send + Sync + 'static>(
         &mut self,
         orders: &[Vec<usize>],
         repeats: usize,
-        pace: Option<Pace>,
         conc: &mut ConcRunner,
         desc: &'static Description<T>,
     ) {
         let each: Vec<(Vec<usize>, usize)> = orders.iter().map(|o| (o.clone(), repeats)).collect();
-        self.run_each(&each, pace, conc, desc);
+        self.run_each(&each, conc, desc);
     }
 
-    /// Runs each order its number of times, all in one hand-over of the workers (paced by
-    /// `pace`), and learns from the results.
+    /// Runs each order its number of times, all in one hand-over of the workers, and
+    /// learns from the results.
     fn run_each<T: Send + Sync + 'static>(
         &mut self,
         each: &[(Vec<usize>, usize)],
-        pace: Option<Pace>,
         conc: &mut ConcRunner,
         desc: &'static Description<T>,
     ) {
-        let runs: Vec<Vec<usize>> = each
-            .iter()
-            .flat_map(|(o, times)| std::iter::repeat(o.clone()).take(*times))
-            .collect();
-        let mut results = conc
-            .run_linear(desc, &self.test, &runs, pace, self.timeout)
-            .into_iter();
-        self.runs += runs.len();
+        let runs = runs_of(each);
+        let results = conc.run_linear(desc, &self.test, &runs, self.timeout);
+        self.learn_each(each, results);
+    }
+
+    /// Learns from the results of runs made as [`runs_of`] lists them for `each`.
+    fn learn_each(&mut self, each: &[(Vec<usize>, usize)], results: Vec<Option<Results>>) {
+        self.runs += results.len();
+        let mut results = results.into_iter();
         for (order, times) in each {
             let same_order: Vec<Option<Results>> = results.by_ref().take(*times).collect();
             self.learn(order, same_order.iter().flatten());
@@ -376,7 +380,7 @@ impl Sequential {
         if *spent > MAX_SEARCH_RUNS || Instant::now() >= self.deadline {
             return Explained::Unknown;
         }
-        let results = conc.run_linear(desc, &self.test, &next, None, self.timeout);
+        let results = conc.run_linear(desc, &self.test, &next, self.timeout);
         self.runs += next.len();
         let mut agreeing = Vec::new();
         for (q, res) in next.into_iter().zip(results) {
@@ -417,4 +421,12 @@ fn agrees_so_far(r: &Results, partial: &Results, q: &[usize], varying: &HashSet<
                 .enumerate()
                 .all(|(k, (g, w))| Res::agree(g, w, varying.contains(&Site::thread(t, k))))
     })
+}
+
+/// The runs of `each` (an order with its number of runs), in one list: each order's runs
+/// together, in the order of `each`.
+fn runs_of(each: &[(Vec<usize>, usize)]) -> Vec<Vec<usize>> {
+    each.iter()
+        .flat_map(|(o, times)| std::iter::repeat(o.clone()).take(*times))
+        .collect()
 }
