@@ -253,6 +253,9 @@ pub(crate) struct Pace {
 /// that do, so that no more workers are spawned than the pauses need.
 const LANE_SLACK: Duration = Duration::from_millis(1);
 
+/// A pause of a millisecond or more: one per paced run at most.
+const LONG_PAUSE: Duration = Duration::from_millis(1);
+
 /// The calls of `test`'s threads, all together.
 fn calls_of(test: &TestCase) -> usize {
     test.threads.iter().map(Vec::len).sum()
@@ -286,9 +289,6 @@ fn run_pauses(seed: u64, run: usize, order: &[usize], calls: usize) -> Vec<Durat
     }
     pauses
 }
-
-/// A pause of a millisecond or more: one per paced run at most.
-const LONG_PAUSE: Duration = Duration::from_millis(1);
 
 /// A seeded pause: nothing half the time, else 50 µs to 3 ms.
 fn pause(seed: u64, i: usize) -> Duration {

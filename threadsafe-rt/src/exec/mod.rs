@@ -185,8 +185,9 @@ impl ConcRunner {
 
     /// Starts runs as [`run_linear`](Self::run_linear) does, each call after a seeded pause
     /// (`pace`), the runs spread over lanes of workers beside the first lane's, and returns
-    /// without waiting for them: unpaced runs may go on the first lane meanwhile. [`finish_linear`](Self::finish_linear) or
-    /// [`cancel_linear`](Self::cancel_linear) must follow before the next batch.
+    /// without waiting for them: unpaced runs may go on the first lane meanwhile.
+    /// [`finish_linear`](Self::finish_linear) or [`cancel_linear`](Self::cancel_linear)
+    /// must follow before the next batch.
     pub(crate) fn start_linear_beside<T: Send + Sync + 'static>(
         &mut self,
         desc: &'static Description<T>,
