@@ -1,5 +1,6 @@
-//! What the operating system says about this process's threads, from `/proc` (Linux; on
-//! other systems every answer is the cautious one).
+//! What the operating system says about this process's threads, from `/proc`, and which
+//! cores they run on (Linux; on other systems every answer is the cautious one, and no
+//! thread is pinned).
 
 /// The kernel's id of the calling thread, from `/proc/thread-self/stat` (0 elsewhere).
 pub(crate) fn current_tid() -> u64 {
@@ -75,6 +76,101 @@ pub(crate) fn others_running(me: u64, waiting: &[u64]) -> bool {
         .any(|t| !thread_is_blocked(t))
 }
 
+/// The cores the calling thread may run on (its affinity mask), in increasing order; empty
+/// where that cannot be known.
+pub(crate) fn allowed_cpus() -> Vec<usize> {
+    #[cfg(target_os = "linux")]
+    {
+        affinity::current().map_or_else(Vec::new, |set| affinity::cpus(&set))
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        Vec::new()
+    }
+}
+
+/// The core the calling thread runs on now, if known.
+pub(crate) fn current_cpu() -> Option<usize> {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: `sched_getcpu` takes no arguments; it returns -1 on failure.
+        usize::try_from(unsafe { libc::sched_getcpu() }).ok()
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        None
+    }
+}
+
+/// Pins the calling thread to core `cpu` until the returned guard is dropped, which gives
+/// the thread back the mask it had; `None` (and nothing changed) where the system refuses.
+pub(crate) fn pin_current_thread(cpu: usize) -> Option<Pinned> {
+    #[cfg(target_os = "linux")]
+    {
+        let saved = affinity::current()?;
+        affinity::set(&affinity::only(cpu)).then_some(Pinned { saved })
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = cpu;
+        None
+    }
+}
+
+/// A thread pinned to one core by [`pin_current_thread`]; dropped (on that thread), it gives
+/// the thread its mask back.
+pub(crate) struct Pinned {
+    #[cfg(target_os = "linux")]
+    saved: libc::cpu_set_t,
+}
+
+impl Drop for Pinned {
+    fn drop(&mut self) {
+        #[cfg(target_os = "linux")]
+        affinity::set(&self.saved);
+    }
+}
+
+/// The calling thread's affinity mask, through `sched_{get,set}affinity`.
+#[cfg(target_os = "linux")]
+mod affinity {
+    use std::mem::{size_of, zeroed};
+
+    use libc::cpu_set_t;
+
+    fn empty() -> cpu_set_t {
+        // SAFETY: `cpu_set_t` is plain data, and all zeroes is the empty set.
+        unsafe { zeroed() }
+    }
+
+    pub(super) fn current() -> Option<cpu_set_t> {
+        let mut set = empty();
+        // SAFETY: the pointer and the size describe `set`, which outlives the call; pid 0
+        // is the calling thread.
+        let r = unsafe { libc::sched_getaffinity(0, size_of::<cpu_set_t>(), &mut set) };
+        (r == 0).then_some(set)
+    }
+
+    pub(super) fn set(set: &cpu_set_t) -> bool {
+        // SAFETY: as in `current`; the set is only read.
+        unsafe { libc::sched_setaffinity(0, size_of::<cpu_set_t>(), set) == 0 }
+    }
+
+    pub(super) fn only(cpu: usize) -> cpu_set_t {
+        let mut set = empty();
+        // SAFETY: `CPU_SET` writes within `set`, ignoring a `cpu` beyond its size.
+        unsafe { libc::CPU_SET(cpu, &mut set) };
+        set
+    }
+
+    pub(super) fn cpus(set: &cpu_set_t) -> Vec<usize> {
+        (0..8 * size_of::<cpu_set_t>())
+            // SAFETY: `cpu` is within the set's size; `CPU_ISSET` only reads.
+            .filter(|&cpu| unsafe { libc::CPU_ISSET(cpu, set) })
+            .collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -131,5 +227,24 @@ mod tests {
         drop(guard);
         blocked.join().unwrap();
         spinning.join().unwrap();
+    }
+
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn a_pinned_thread_runs_on_its_core_and_gets_its_mask_back() {
+        thread::spawn(|| {
+            let allowed = allowed_cpus();
+            assert!(!allowed.is_empty(), "a thread may run on some core");
+            for &cpu in allowed.iter().rev().take(2) {
+                let pinned = pin_current_thread(cpu).expect("a thread may pin itself");
+                assert_eq!(allowed_cpus(), vec![cpu]);
+                // Where it runs is read after the pin took effect: on that core, always.
+                assert_eq!(current_cpu(), Some(cpu));
+                drop(pinned);
+                assert_eq!(allowed_cpus(), allowed, "the mask given back");
+            }
+        })
+        .join()
+        .unwrap();
     }
 }

@@ -7,6 +7,9 @@
 //! and judges the execution; with results observed, it keeps the distinct ones. The coordinator only watches a heartbeat: a batch whose threads make no
 //! progress for the timeout while the operating system says they are blocked is a
 //! deadlock, and the blocked workers are left behind.
+//!
+//! **Cores.** Free-running threads whose rounds start on one core (a busy machine) are
+//! pinned apart for their calls ([`Cores`]).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -14,6 +17,7 @@ use std::time::{Duration, Instant};
 
 use super::call::{CallOutcome, FreshArgs, Pool};
 use super::control::Control;
+use super::cores::Cores;
 use super::execution::{materialize_all, run_post, run_prefix, run_suffix};
 use super::offsets::{start_delay, window};
 use super::outcome::{blocked_at, calls_in_progress, evaluate, Blocked, ExecOutcome, Site, IDLE};
@@ -119,6 +123,8 @@ struct Batch<T: 'static> {
     /// more (each would take as long, and run free past the same point).
     cut: AtomicUsize,
     done: Done,
+    /// Free-running: the cores the threads' calls run on.
+    cores: Option<Cores>,
 }
 
 impl<T: Send + Sync + 'static> Batch<T> {
@@ -156,6 +162,9 @@ impl<T: Send + Sync + 'static> Batch<T> {
             if t == 0 {
                 if !last && !self.phases.wait_finished(r) {
                     return;
+                }
+                if let (None, Some(cores)) = (&round.run, &self.cores) {
+                    cores.shared();
                 }
                 self.evaluate_round(&round);
                 self.phases.evaluated(r);
@@ -250,8 +259,13 @@ impl<T: Send + Sync + 'static> Batch<T> {
             .collect();
         let mut outcomes = Vec::with_capacity(fresh.len());
         let mut all_ends = Vec::with_capacity(fresh.len());
+        // Pinned for the calls only (dropped on return): see `cores.rs`.
+        let _pinned = self.cores.as_ref().and_then(|c| c.pin(t));
         if !self.phases.start(r) {
             return None;
+        }
+        if let Some(cores) = &self.cores {
+            cores.note_start(t);
         }
         hooks::set_noise_window(self.window);
         let mut aligned = true;
@@ -430,6 +444,10 @@ pub(super) fn run<T: Send + Sync + 'static>(
     plan: Plan<'_, T>,
 ) -> BatchOutcome {
     let n = plan.test.threads.len();
+    let cores = plan
+        .control
+        .is_none()
+        .then(|| Cores::new(n, plan.jitter_seed));
     let batch = Arc::new(Batch {
         desc: plan.desc,
         test: plan.test.clone(),
@@ -456,6 +474,7 @@ pub(super) fn run<T: Send + Sync + 'static>(
         uncontrolled: AtomicUsize::new(0),
         cut: AtomicUsize::new(0),
         done: Done::new(n),
+        cores,
     });
     while workers.len() < n {
         let name = format!("threadsafe-suffix-{}", workers.len());
@@ -486,6 +505,9 @@ pub(super) fn run<T: Send + Sync + 'static>(
                 .all(|t| batch.at[t].load(Ordering::Acquire) == IDLE || workers[t].is_blocked())
     };
     let finished = batch.done.wait(plan.timeout, progress, blocked);
+    if let Some(cores) = &batch.cores {
+        cores.finish();
+    }
     let executions = batch.executions.load(Ordering::Acquire);
     let uncontrolled = batch.uncontrolled.load(Ordering::Acquire);
     let cut = batch.cut.load(Ordering::Acquire);
@@ -525,5 +547,150 @@ pub(super) fn run<T: Send + Sync + 'static>(
         uncontrolled,
         cut,
         results,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+    use std::sync::{Arc, Mutex};
+    use std::thread::ThreadId;
+    use std::time::{Duration, Instant};
+
+    use super::{run, Plan};
+    use crate::exec::control::Control;
+    use crate::exec::outcome::ExecOutcome;
+    use crate::exec::worker::Worker;
+    use crate::os::{allowed_cpus, current_cpu, pin_current_thread, Pinned};
+    use crate::sched::RandomWalk;
+    use crate::subject::{Description, Subject};
+    use crate::testcase::{Call, Made, OpId, Out, TestCase};
+
+    /// Per call of `Spots::visit`: the thread, the core it ran on, and how many cores it
+    /// was allowed.
+    static VISITS: Mutex<Vec<(ThreadId, Option<usize>, usize)>> = Mutex::new(Vec::new());
+
+    /// Records where each of its calls runs.
+    pub struct Spots;
+
+    #[crate::thread_safe(test = false)]
+    impl Spots {
+        pub fn new() -> Self {
+            Spots
+        }
+        pub fn visit(&self) {
+            let seen = (
+                std::thread::current().id(),
+                current_cpu(),
+                allowed_cpus().len(),
+            );
+            VISITS.lock().unwrap().push(seen);
+        }
+    }
+
+    /// `new()`, then one `visit` on each of two threads: the visits by thread.
+    fn visits(
+        workers: &mut Vec<Worker>,
+        control: Option<Control>,
+    ) -> Vec<Vec<(Option<usize>, usize)>> {
+        let desc: &'static Description<Spots> = Box::leak(Box::new(Spots::describe()));
+        let visit = Call {
+            op: OpId::Method(0),
+            receiver: Some(0),
+            args: Vec::new(),
+            out: Out::None,
+        };
+        let test = Arc::new(TestCase {
+            prefix: vec![Call {
+                op: OpId::Ctor(0),
+                receiver: None,
+                args: Vec::new(),
+                out: Out::Instance(0, Made::Value),
+            }],
+            threads: vec![vec![visit.clone()], vec![visit]],
+            post: Vec::new(),
+        });
+        VISITS.lock().unwrap().clear();
+        let outcome = run(
+            workers,
+            Plan {
+                desc,
+                test: &test,
+                count: 300,
+                timeout: Duration::from_secs(10),
+                deadline: Instant::now() + Duration::from_secs(60),
+                control,
+                jitter_seed: 1,
+                observe: false,
+                stride: 8,
+                seq_time: Duration::from_micros(1),
+            },
+        );
+        assert!(matches!(outcome.outcome, ExecOutcome::Passed));
+        assert_eq!(outcome.executions, 300);
+        let mut by_thread: HashMap<ThreadId, Vec<(Option<usize>, usize)>> = HashMap::new();
+        for (thread, cpu, allowed) in VISITS.lock().unwrap().drain(..) {
+            by_thread.entry(thread).or_default().push((cpu, allowed));
+        }
+        assert_eq!(by_thread.len(), 2, "two workers ran the visits");
+        by_thread.into_values().collect()
+    }
+
+    thread_local! {
+        /// A pin the test put on a worker, held across its jobs.
+        static HELD: std::cell::RefCell<Option<Pinned>> = const { std::cell::RefCell::new(None) };
+    }
+
+    /// Runs `f` on each worker.
+    fn on_workers<R: Send + 'static>(
+        workers: &mut [Worker],
+        f: impl Fn() -> R + Send + Sync + Copy + 'static,
+    ) -> Vec<R> {
+        workers
+            .iter_mut()
+            .map(|w| w.run(Duration::from_secs(10), f).expect("the job ran"))
+            .collect()
+    }
+
+    #[test]
+    fn threads_that_start_on_one_core_are_pinned_apart_for_their_calls_and_controlled_ones_never() {
+        let allowed = allowed_cpus();
+        if allowed.len() < 2 {
+            return;
+        }
+        let one = allowed[0];
+        let mut workers: Vec<Worker> = (0..2).map(|t| Worker::spawn(&format!("w{t}"))).collect();
+        // Both workers on one core, as a busy machine leaves them.
+        on_workers(&mut workers, move || {
+            HELD.with(|h| *h.borrow_mut() = pin_current_thread(one));
+        });
+        let free = visits(&mut workers, None);
+        // Stride 8: a thread's first 8 calls are round 0, where the threads may still share
+        // the core (unless an earlier batch of this process marked the machine busy); from
+        // round 1 on each runs on a core of its own, pinned there for its calls.
+        let mut cores = Vec::new();
+        for calls in &free {
+            assert!(calls.iter().all(|&(_, n)| n == 1), "{calls:?}");
+            let (cpu, _) = calls[8];
+            assert!(calls[8..].iter().all(|&(c, _)| c == cpu), "{calls:?}");
+            cores.push(cpu.expect("known"));
+        }
+        assert_ne!(cores[0], cores[1], "pinned apart");
+        // Between rounds, and after the batch, each worker has its own mask back.
+        assert_eq!(on_workers(&mut workers, allowed_cpus), vec![vec![one]; 2]);
+        on_workers(&mut workers, || {
+            HELD.with(|h| h.borrow_mut().take()).is_some()
+        });
+        assert_eq!(
+            on_workers(&mut workers, allowed_cpus),
+            vec![allowed.clone(); 2]
+        );
+        // Controlled threads run one at a time: never pinned.
+        let control = Control::new(Box::new(|slot| {
+            Box::new(RandomWalk::new(slot.execution as u64))
+        }));
+        for calls in visits(&mut workers, Some(control)) {
+            assert!(calls.iter().all(|&(_, n)| n == allowed.len()), "{calls:?}");
+        }
     }
 }

@@ -25,6 +25,7 @@ use crate::testcase::TestCase;
 mod batch;
 mod call;
 mod control;
+mod cores;
 mod execution;
 mod linear;
 mod offsets;
