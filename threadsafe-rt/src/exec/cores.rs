@@ -103,8 +103,9 @@ impl Cores {
         }
     }
 
-    /// Leader, after every thread has finished the round: whether two threads started it on
-    /// one core; if so, the next rounds pin and the machine is marked busy.
+    /// Leader, after every thread has finished the round: whether its threads started it on
+    /// fewer cores than they could have (two on one core, with a core to spare); if so, the
+    /// next rounds pin and the machine is marked busy.
     pub(super) fn shared(&self) -> bool {
         if self.cpus.is_empty() || self.apart.load(Ordering::Relaxed) {
             return false;
@@ -117,7 +118,14 @@ impl Cores {
         if on.contains(&UNKNOWN) {
             return false;
         }
-        let shared = on.iter().enumerate().any(|(i, c)| on[..i].contains(c));
+        // More threads than cores share some core anyway: only fewer cores than both is
+        // a sign of a busy machine.
+        let distinct = on
+            .iter()
+            .enumerate()
+            .filter(|&(i, c)| !on[..i].contains(c))
+            .count();
+        let shared = distinct < on.len().min(self.cpus.len());
         if shared {
             self.apart.store(true, Ordering::Relaxed);
             self.busy.store(true, Ordering::Relaxed);
@@ -175,6 +183,11 @@ mod tests {
         start_round(&cores, 2, |t| [a, b][t]);
         assert!(!cores.shared());
         assert!(cores.pin(0).is_none() && !BUSY.load(Ordering::Relaxed));
+        // Three threads on as many cores as there are, up to three (on two cores, two share
+        // one): no sign of a busy machine.
+        let three = Cores::marked(3, 1, &BUSY);
+        start_round(&three, 3, |t| allowed[t % allowed.len()]);
+        assert!(!three.shared() && !BUSY.load(Ordering::Relaxed));
         // Both on one core: the next rounds pin them apart, and the machine is marked.
         start_round(&cores, 2, |_| a);
         assert!(cores.shared());
