@@ -5,10 +5,11 @@
 //! parked thread is woken onto its peer's core, and the two then take turns there while the
 //! other core runs the busy process, so no execution of the round overlaps. Measured with
 //! three real-crate subjects (R1, R3, R4; release, 5 seeds each, one `while :; do :; done`
-//! beside): 10 of 15 found within 5 s unpinned, 15 of 15 with the threads pinned apart.
+//! beside): 8 of 15 found within 5 s unpinned, 15 of 15 (0.066 s, geometric mean of the
+//! medians) with this module (`corpus/results/2026-11-26-pinned-apart.md`).
 //!
-//! But pinning costs on an idle machine (lasso's R2 was found 1.6 times slower, in runs
-//! taking turns), and while a thread is pinned, the code it runs sees one core:
+//! But pinning every round cost on an idle machine (lasso's R2 took 1.0 to 1.6 times as
+//! long in three runs taking turns), and while a thread is pinned, the code it runs sees one core:
 //! `available_parallelism()` says 1, and a thread it spawns inherits the pin. So threads
 //! are pinned only where it pays, and only for the calls of a round:
 //! - each thread notes its core when the round starts; threads that started on one core
