@@ -29,6 +29,8 @@ impl Blocker {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Status {
+    /// Has not entered the run yet: runnable (its first step is its entry), but not set
+    /// aside by the watchdog, which has no thread of it to look at.
     Absent,
     Runnable,
     Blocked(Blocker, Where),
@@ -87,7 +89,7 @@ impl State {
 
     pub(super) fn runnable(&self) -> Vec<usize> {
         (0..self.status.len())
-            .filter(|&t| self.status[t] == Status::Runnable)
+            .filter(|&t| matches!(self.status[t], Status::Runnable | Status::Absent))
             .collect()
     }
 

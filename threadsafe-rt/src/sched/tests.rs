@@ -297,3 +297,48 @@ fn a_run_past_the_step_bound_lets_its_threads_finish_free() {
     assert_eq!(run_threads(&short, bodies), vec![true, true]);
     assert!(!short.cut());
 }
+
+/// Always the lowest runnable thread: no switch while thread 0 can run.
+struct Lowest;
+
+impl Scheduler for Lowest {
+    fn next(&mut self, runnable: &[usize], _: Option<usize>, _: bool) -> usize {
+        runnable[0]
+    }
+    fn pick(&mut self, _: usize) -> usize {
+        0
+    }
+}
+
+#[test]
+fn the_first_thread_chosen_runs_before_the_others_enter_and_hands_them_the_turn_when_they_do() {
+    // Thread 0 is chosen at every point: it must run its whole part before thread 1 has
+    // entered the run (waiting for every thread to enter first costs a hand-off there and
+    // back), and thread 1, entering afterwards, finds the turn waiting for it.
+    let run = Run::new(2, Box::new(Lowest));
+    let (done_tx, done_rx) = std::sync::mpsc::channel();
+    let first = {
+        let run = run.clone();
+        std::thread::spawn(move || {
+            run.enter(0, || {
+                point(PointKind::Yield, 0, None, here());
+                point(PointKind::Yield, 0, None, here());
+            });
+            done_tx.send(()).unwrap();
+        })
+    };
+    assert_eq!(
+        done_rx.recv_timeout(std::time::Duration::from_secs(60)),
+        Ok(()),
+        "thread 0 waited for thread 1 to enter"
+    );
+    first.join().unwrap();
+    let second = {
+        let run = run.clone();
+        std::thread::spawn(move || run.enter(1, || point(PointKind::Yield, 0, None, here())))
+    };
+    second.join().unwrap();
+    let threads: Vec<usize> = run.trace().iter().map(|s| s.thread).collect();
+    assert_eq!(threads, vec![0, 0, 1]);
+    assert!(run.deadlock().is_none() && !run.lost_control());
+}
