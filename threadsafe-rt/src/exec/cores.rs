@@ -21,6 +21,11 @@
 //!   clears the mark when its threads start on cores of their own;
 //! - prefixes, post parts and evaluations run unpinned: the instance is made, and results
 //!   read, as the sequential runs that judge them make and read them.
+//!
+//! One round on one core is enough, though an idle machine has such rounds too (220 of
+//! 312,500 in the `free_running` benchmark, often the process's first): waiting for three in
+//! a row pinned far less there, and made the papers' subjects 1.10 to 1.30 times slower to
+//! find side by side (`corpus/results/2026-11-26-three-rounds-tried.md`).
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
