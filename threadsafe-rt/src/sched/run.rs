@@ -199,8 +199,9 @@ impl Run {
         self.progress.load(Ordering::Acquire)
     }
 
-    /// Runs `f` as thread `t` of this run: waits until the strategy gives `t` the turn, and hands the turn on when `f` returns. A deadlock of the run
-    /// unwinds `f` with [`Aborted`] (caught by the caller's `catch_unwind`).
+    /// Runs `f` as thread `t` of this run: waits until the strategy gives `t` the turn, and
+    /// hands the turn on when `f` returns. A deadlock of the run unwinds `f` with [`Aborted`]
+    /// (caught by the caller's `catch_unwind`).
     pub(crate) fn enter<R>(self: &Arc<Self>, t: usize, f: impl FnOnce() -> R) -> R {
         let inside = self.inside(t);
         let _ = self.threads[t].set((std::thread::current(), TID.with(|t| *t)));
@@ -219,8 +220,8 @@ impl Run {
             st.arrived += 1;
             // The first to arrive chooses who starts, among all the threads: one that has
             // not arrived yet takes the turn when it does. Waiting for all to arrive first
-            // would cost a hand-off there and back whenever the first arriver is chosen (on
-            // a busy machine two context switches per execution).
+            // costs a hand-off there and back whenever the first arriver is chosen to start
+            // (a context switch each way on a busy machine).
             if st.arrived == 1 {
                 let runnable = st.runnable();
                 Some(st.choose(&runnable, None, false, None))
