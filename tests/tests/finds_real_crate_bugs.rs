@@ -23,8 +23,9 @@
 //!
 //! Free-running finds are not deterministic, and a find test here must find its bug 100
 //! times in 100, on this machine as it is when tests run. Only R4's does, measured alone
-//! and beside one and two busy processes (below); the other find tests are ignored (run them with `cargo test -p threadsafe-tests --test finds_real_crate_bugs --
-//! --ignored finds_`, `--release` for the lasso subjects). R3 comes closest since the
+//! and beside one and two busy processes (below); the other find tests are ignored (run
+//! them with `cargo test -p threadsafe-tests --test finds_real_crate_bugs -- --ignored
+//! finds_`, `--release` for the lasso subjects). R3 comes closest since the
 //! generator makes the second prefix of every round bare: in a debug build, 100 checks of
 //! its seed found it 100 times with nothing else running (time to bug median 0.45 s, max
 //! 0.89 s, budget 10 s) and 96 times beside two busy processes (median 3.2 s), but beside
@@ -38,8 +39,9 @@
 //! beside one busy process 100 checks found it 27 times (median 6.6 s). Since free-running
 //! threads that share a core are pinned apart (`exec/cores.rs`), 100 checks found it 100
 //! times alone (median 0.17 s, max 0.63 s), beside one busy process (median 0.26 s, max
-//! 0.93 s) and beside two (median 1.04 s, max 2.56 s): R4's find test runs in CI. `cargo test -p
-//! threadsafe-tests --test finds_real_crate_bugs -- --ignored --nocapture measure` (add
+//! 0.93 s) and beside two (median 1.04 s, max 2.56 s): R4's find test runs in CI.
+//! `cargo test -p threadsafe-tests --test finds_real_crate_bugs -- --ignored --nocapture
+//! measure` (add
 //! `--release` for the lasso subjects) measures again.
 
 use std::sync::{Mutex, MutexGuard};

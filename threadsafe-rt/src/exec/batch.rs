@@ -564,7 +564,7 @@ mod tests {
     use crate::os::{allowed_cpus, current_cpu, pin_current_thread, Pinned};
     use crate::sched::RandomWalk;
     use crate::subject::{Description, Subject};
-    use crate::testcase::{Call, Made, OpId, Out, TestCase};
+    use crate::testcase::TestCase;
 
     /// Per call of `Spots::visit`: the thread, the core it ran on, and how many cores it
     /// was allowed.
@@ -594,22 +594,7 @@ mod tests {
         control: Option<Control>,
     ) -> Vec<Vec<(Option<usize>, usize)>> {
         let desc: &'static Description<Spots> = Box::leak(Box::new(Spots::describe()));
-        let visit = Call {
-            op: OpId::Method(0),
-            receiver: Some(0),
-            args: Vec::new(),
-            out: Out::None,
-        };
-        let test = Arc::new(TestCase {
-            prefix: vec![Call {
-                op: OpId::Ctor(0),
-                receiver: None,
-                args: Vec::new(),
-                out: Out::Instance(0, Made::Value),
-            }],
-            threads: vec![vec![visit.clone()], vec![visit]],
-            post: Vec::new(),
-        });
+        let test = Arc::new(TestCase::one_call_per_thread(2));
         VISITS.lock().unwrap().clear();
         let outcome = run(
             workers,

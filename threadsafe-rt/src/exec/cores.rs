@@ -9,9 +9,9 @@
 //! medians) with this module (`corpus/results/2026-11-26-pinned-apart.md`).
 //!
 //! But pinning every round cost on an idle machine (lasso's R2 took 1.0 to 1.6 times as
-//! long in three runs taking turns), and while a thread is pinned, the code it runs sees one core:
-//! `available_parallelism()` says 1, and a thread it spawns inherits the pin. So threads
-//! are pinned only where it pays, and only for the calls of a round:
+//! long in three runs taking turns), and while a thread is pinned, the code it runs sees
+//! one core: `available_parallelism()` says 1, and a thread it spawns inherits the pin. So
+//! threads are pinned only where it pays, and only for the calls of a round:
 //! - each thread notes its core when the round starts; threads that started on one core
 //!   share it ([`Cores::note_start`], [`Cores::shared`]), and the batch pins the rest of its
 //!   rounds ([`Cores::pin`]: thread `t` on the `t`-th core from the leader's, among the

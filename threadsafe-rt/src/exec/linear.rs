@@ -498,7 +498,7 @@ mod tests {
     use super::{run, run_pauses, spread, start, Pace, LONG_PAUSE};
     use crate::exec::worker::Worker;
     use crate::subject::{Description, Subject};
-    use crate::testcase::{Call, Made, OpId, Out, TestCase};
+    use crate::testcase::TestCase;
 
     /// Tickets in the order they are taken: each order of the calls gives its own results.
     pub struct Tickets(AtomicU64);
@@ -519,22 +519,7 @@ mod tests {
 
     /// A fresh instance, then one `take` on each of two threads.
     fn two_takes() -> Arc<TestCase> {
-        let take = Call {
-            op: OpId::Method(0),
-            receiver: Some(0),
-            args: Vec::new(),
-            out: Out::None,
-        };
-        Arc::new(TestCase {
-            prefix: vec![Call {
-                op: OpId::Ctor(0),
-                receiver: None,
-                args: Vec::new(),
-                out: Out::Instance(0, Made::Value),
-            }],
-            threads: vec![vec![take.clone()], vec![take]],
-            post: Vec::new(),
-        })
+        Arc::new(TestCase::one_call_per_thread(2))
     }
 
     #[test]

@@ -96,6 +96,28 @@ impl TestCase {
             .filter(|c| matches!(c.out, Out::Var(_)))
             .count()
     }
+
+    /// Constructor 0 makes instance 0, then each of `threads` threads calls method 0 on it
+    /// once, without arguments: the smallest concurrent test, for the executors' unit tests.
+    #[cfg(test)]
+    pub(crate) fn one_call_per_thread(threads: usize) -> TestCase {
+        let call = Call {
+            op: OpId::Method(0),
+            receiver: Some(0),
+            args: Vec::new(),
+            out: Out::None,
+        };
+        TestCase {
+            prefix: vec![Call {
+                op: OpId::Ctor(0),
+                receiver: None,
+                args: Vec::new(),
+                out: Out::Instance(0, Made::Value),
+            }],
+            threads: vec![vec![call]; threads],
+            post: Vec::new(),
+        }
+    }
 }
 
 /// The type of each output variable, for the parameter task's reuse.
