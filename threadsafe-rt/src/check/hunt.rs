@@ -16,7 +16,7 @@ use crate::exec::{
 };
 use crate::generate::{ReadyTest, Rounds};
 use crate::lock::lock;
-use crate::oracle::{self, Explained, Sequential};
+use crate::oracle::{self, Confirmation, Explained, Sequential};
 use crate::report::{
     violation, Coverage, Ended, FailingTest, Finding, Found, Report, Verdict, WrongResults,
 };
@@ -369,14 +369,30 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
                 }
                 Explained::No => {}
             }
-            if seq.confirm(&seen.results, &mut self.conc, self.desc) == Explained::Yes {
-                continue;
-            }
-            let again = if controlled {
+            let paced = match seq.start_confirm(&seen.results, &mut self.conc, self.desc) {
+                Confirmation::Decided(Explained::Yes) => continue,
+                Confirmation::Decided(_) => None,
+                Confirmation::Pacing(paced) => Some(paced),
+            };
+            // Whether the results come back is asked on the batch's workers, which the
+            // paced runs leave free: while those sleep (free-running, until they are
+            // through), and after them if it is not settled yet.
+            let until = Instant::now()
+                + (batch_time * 20).clamp(Duration::from_millis(50), Duration::from_secs(2));
+            let pacing = || paced.as_ref().map_or(true, |p| !p.is_through());
+            let mut again = if controlled {
                 self.comes_back(ready, seen, timeout, &seq)
             } else {
-                self.reappears(ready, seen, timeout, batch_time, &seq, report)
+                self.reappears(ready, seen, until, pacing, &seq, report)
             };
+            if let Some(paced) = paced {
+                if seq.finish_confirm(paced, &seen.results, &mut self.conc) == Explained::Yes {
+                    continue;
+                }
+                if !again && !controlled {
+                    again = self.reappears(ready, seen, until, || true, &seq, report);
+                }
+            }
             if !again {
                 report.results.not_reproduced += 1;
                 // A free-running race hit once may not come back while the machine is busy:
@@ -452,25 +468,23 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
         })
     }
 
-    /// Whether results first seen free-running are seen again when the test runs on, for
-    /// at most 20 times as long as its batch took (50 ms to 2 s): a value that something
-    /// outside the calls decided once (a clock crossing a boundary, a reused address) does
-    /// not come back, a race does.
+    /// Whether results first seen free-running are seen again when the test runs on, until
+    /// `until` (the caller gives 20 times as long as its batch took, 50 ms to 2 s) and while
+    /// `go_on` says so: a value that something outside the calls decided once (a clock
+    /// crossing a boundary, a reused address) does not come back, a race does.
     fn reappears(
         &mut self,
         ready: &ReadyTest,
         seen: &Seen,
-        timeout: Duration,
-        batch_time: Duration,
+        until: Instant,
+        go_on: impl Fn() -> bool,
         seq: &Sequential,
         report: &mut Report,
     ) -> bool {
-        let until = Instant::now()
-            + (batch_time * 20).clamp(Duration::from_millis(50), Duration::from_secs(2));
-        while Instant::now() < until {
+        while Instant::now() < until && go_on() {
             let spec = BatchSpec {
                 count: self.config.conc_execs,
-                timeout,
+                timeout: self.config.hang_timeout(Some(ready.seq_time)),
                 deadline: until,
                 control: None,
                 observe: true,

@@ -425,6 +425,11 @@ pub(crate) struct Started<T: 'static> {
 }
 
 impl<T: Send + Sync + 'static> Started<T> {
+    /// Whether every lane's workers are through (waiting for them would not wait).
+    pub(crate) fn is_through(&self) -> bool {
+        self.done.is_done()
+    }
+
     /// Waits for the runs; the results of each, as [`run`] gives them.
     pub(super) fn finish(self, workers: &mut [Worker], timeout: Duration) -> Vec<Option<Results>> {
         let completed = self.wait(workers, timeout);
@@ -491,9 +496,9 @@ impl<T: Send + Sync + 'static> Started<T> {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
     use std::sync::Arc;
-    use std::time::Duration;
+    use std::time::{Duration, Instant};
 
     use super::{run, run_pauses, spread, start, Pace, LONG_PAUSE};
     use crate::exec::worker::Worker;
@@ -607,6 +612,59 @@ mod tests {
                 "run {r} after the cancel"
             );
         }
+    }
+
+    /// Whether `Held::pass` may return.
+    static PASS: AtomicBool = AtomicBool::new(false);
+
+    /// A call that waits until [`PASS`] is set.
+    pub struct Held;
+
+    #[crate::thread_safe(test = false)]
+    impl Held {
+        pub fn new() -> Self {
+            Held
+        }
+        pub fn pass(&self) -> u64 {
+            while !PASS.load(Ordering::Acquire) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            1
+        }
+    }
+
+    #[test]
+    fn runs_started_beside_are_through_only_once_every_run_has_ended() {
+        let desc: &'static Description<Held> = Box::leak(Box::new(Held::describe()));
+        let test = two_takes();
+        let orders: Vec<Vec<usize>> = (0..4).map(|r| vec![r % 2, 1 - r % 2]).collect();
+        let timeout = Duration::from_secs(10);
+        let mut workers: Vec<Worker> = Vec::new();
+        let started = start(
+            &mut workers,
+            2,
+            desc,
+            &test,
+            &orders,
+            Some(Pace { seed: 7, lanes: 2 }),
+        );
+        // Every run's first call waits for PASS: none can end before it is set.
+        std::thread::sleep(Duration::from_millis(20));
+        assert!(!started.is_through(), "through while every run waits");
+        PASS.store(true, Ordering::Release);
+        let until = Instant::now() + timeout;
+        while !started.is_through() && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        assert!(
+            started.is_through(),
+            "not through 10 s after the runs could end"
+        );
+        let results = started.finish(&mut workers, timeout);
+        assert!(
+            results.iter().all(Option::is_some),
+            "every run ended: {results:?}"
+        );
     }
 
     #[test]

@@ -27,7 +27,7 @@ mod orders;
 mod results;
 
 pub(crate) use orders::linearizations;
-pub(crate) use results::{Explained, Sequential};
+pub(crate) use results::{Confirmation, Explained, Sequential};
 
 /// Algorithm 2's check of a failed execution: run every linearization of the suffixes
 /// after the prefix (each with the watchdog, as one may hang); the failure is a violation

@@ -8,12 +8,14 @@
 //! linearizations, a few at a time, each [`REPEATS`] times on fresh
 //! instances, until one gives them or none is left. A value that differs between the runs
 //! of one linearization (hash order, a clock, an address, a random token) is not compared
-//! from then on, at that call. Before a violation is reported, [`Sequential::confirm`] runs
-//! every linearization [`CONFIRM_RUNS`] more times looking for the results, a fifth of them
-//! with pauses before the calls (a result that depends on the time taken varies then). The
-//! paced runs, which mostly sleep, start first, spread over sets of workers (at most
-//! [`PACED_WORKERS`] threads) that go at once, so their pauses overlap, and go on while
-//! the unpaced runs go on the first lane's workers.
+//! from then on, at that call. Before a violation is reported, the confirmation
+//! ([`Sequential::start_confirm`]) runs every linearization [`CONFIRM_RUNS`] more times
+//! looking for the results, a fifth of them with pauses before the calls (a result that
+//! depends on the time taken varies then). The paced runs, which mostly sleep, start first,
+//! spread over sets of workers (at most [`PACED_WORKERS`] threads) that go at once, so their
+//! pauses overlap, and go on while the unpaced runs go on the first lane's workers, and
+//! after them, while the caller uses those workers for something else, until
+//! [`Sequential::finish_confirm`] waits for them.
 //!
 //! With more linearizations than [`MAX_ENUMERATED`] (4 threads of 3 calls have 369,600),
 //! the search builds them call by call instead, depth first: a partial order is extended
@@ -28,7 +30,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::orders::{count_linearizations, linearizations};
-use crate::exec::{ConcRunner, Pace, Res, Results, Site};
+use crate::exec::{ConcRunner, Pace, Res, Results, Site, Started};
 use crate::subject::Description;
 use crate::testcase::TestCase;
 
@@ -55,6 +57,29 @@ const CHUNK: usize = 2;
 /// one worker per thread of the test, each running its share of the runs) as fit. Those
 /// runs mostly sleep, so lanes cost threads, not cores.
 const PACED_WORKERS: usize = 64;
+
+/// Where a confirmation ([`Sequential::start_confirm`]) stands once its unpaced runs are
+/// through.
+pub(crate) enum Confirmation<T: 'static> {
+    /// Decided without waiting: a run gave the results (`Yes`), or the search decided.
+    Decided(Explained),
+    /// No unpaced run gave the results; the paced runs are still going.
+    Pacing(Paced<T>),
+}
+
+/// A confirmation's paced runs, going on their own workers.
+pub(crate) struct Paced<T: 'static> {
+    started: Started<T>,
+    /// Each order run, with its number of runs (as [`runs_of`] lists them).
+    each: Vec<(Vec<usize>, usize)>,
+}
+
+impl<T: Send + Sync + 'static> Paced<T> {
+    /// Whether every paced run is through: [`Sequential::finish_confirm`] then does not wait.
+    pub(crate) fn is_through(&self) -> bool {
+        self.started.is_through()
+    }
+}
 
 /// What the oracle says of some results.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -230,15 +255,19 @@ impl Sequential {
     }
 
     /// The check before a report: every linearization runs [`CONFIRM_RUNS`] more times
-    /// (the search, once more per run); whether one gives `r` after all.
-    pub(crate) fn confirm<T: Send + Sync + 'static>(
+    /// (the search, once more per run), looking for `r`. The unpaced runs go at once; the
+    /// paced ones, started first, may still be going when they are through: then the
+    /// confirmation is [`Pacing`](Confirmation::Pacing), and
+    /// [`finish_confirm`](Self::finish_confirm) waits for them. Meanwhile the batch's
+    /// workers are free for other runs (the paced runs have workers of their own).
+    pub(crate) fn start_confirm<T: Send + Sync + 'static>(
         &mut self,
         r: &Results,
         conc: &mut ConcRunner,
         desc: &'static Description<T>,
-    ) -> Explained {
+    ) -> Confirmation<T> {
         let Some(orders) = self.orders.clone() else {
-            return self.search(r, conc, desc, 3);
+            return Confirmation::Decided(self.search(r, conc, desc, 3));
         };
         let runs = (CONFIRM_BUDGET / orders.len().max(1)).clamp(REPEATS, CONFIRM_RUNS);
         // A fifth of them with pauses before the calls: a result that depends on the time
@@ -255,11 +284,21 @@ impl Sequential {
             self.run_orders(chunk, runs - paced, conc, desc);
             if self.lookup(r) {
                 conc.cancel_linear(started, self.timeout);
-                return Explained::Yes;
+                return Confirmation::Decided(Explained::Yes);
             }
         }
-        let results = conc.finish_linear(started, self.timeout);
-        self.learn_each(&each, results);
+        Confirmation::Pacing(Paced { started, each })
+    }
+
+    /// Waits for a confirmation's paced runs: whether one of them gives `r` after all.
+    pub(crate) fn finish_confirm<T: Send + Sync + 'static>(
+        &mut self,
+        paced: Paced<T>,
+        r: &Results,
+        conc: &mut ConcRunner,
+    ) -> Explained {
+        let results = conc.finish_linear(paced.started, self.timeout);
+        self.learn_each(&paced.each, results);
         if self.lookup(r) {
             Explained::Yes
         } else {
