@@ -198,6 +198,9 @@ impl<T: Send + Sync + 'static> Batch<T> {
         if pools.is_empty() {
             return None;
         }
+        if let Some(cores) = &self.cores {
+            cores.aim();
+        }
         self.prepared.store(first + pools.len(), Ordering::Relaxed);
         let run = self.control.as_ref().map(|c| c.run(self.n, first));
         Some(Round { first, pools, run })

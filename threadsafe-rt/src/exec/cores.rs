@@ -14,8 +14,9 @@
 //! threads are pinned only where it pays, and only for the calls of a round:
 //! - each thread notes its core when the round starts; threads that started on one core
 //!   share it ([`Cores::note_start`], [`Cores::shared`]), and the batch pins the rest of its
-//!   rounds ([`Cores::pin`]: thread `t` on the `t`-th core from the leader's, among the
-//!   cores the thread may use);
+//!   rounds ([`Cores::pin`]: thread `t` on the `t`-th core from the one the leader
+//!   prepared the round on, [`Cores::aim`], among the cores the thread may use: the leader
+//!   stays where it is, and a thread moves only when it must);
 //! - the process remembers that the machine is busy ([`BUSY`]), so that the next batches
 //!   pin from their first round; one batch in [`PROBE_EVERY`] starts unpinned anyway, and
 //!   clears the mark when its threads start on cores of their own;
@@ -58,6 +59,8 @@ pub(super) struct Cores {
     busy: &'static AtomicBool,
     /// Per thread, the core it started the current round on.
     started_on: Vec<Padded<AtomicUsize>>,
+    /// Where in `cpus` the current round's threads are pinned from ([`Cores::aim`]).
+    base: AtomicUsize,
 }
 
 impl Cores {
@@ -89,16 +92,30 @@ impl Cores {
             alone: AtomicUsize::new(0),
             busy,
             started_on: (0..n).map(|_| Padded(AtomicUsize::new(UNKNOWN))).collect(),
+            base: AtomicUsize::new(0),
         }
     }
 
-    /// Thread `t` about to run its calls of a round: pinned to its core until the guard is
-    /// dropped, if the batch pins.
+    /// Leader, preparing a round: the round's threads are pinned from the core it is on
+    /// now, so that it stays where it is and only its peers move, if they must (a move
+    /// to another core is most of what pinning costs).
+    pub(super) fn aim(&self) {
+        if !self.apart.load(Ordering::Relaxed) || self.cpus.is_empty() {
+            return;
+        }
+        if let Some(i) = current_cpu().and_then(|c| self.cpus.iter().position(|&x| x == c)) {
+            self.base.store(i, Ordering::Relaxed);
+        }
+    }
+
+    /// Thread `t` about to run its calls of a round: pinned until the guard is dropped, if
+    /// the batch pins, to the `t`-th core from the one [`aim`](Self::aim) chose.
     pub(super) fn pin(&self, t: usize) -> Option<Pinned> {
         if !self.apart.load(Ordering::Relaxed) || self.cpus.is_empty() {
             return None;
         }
-        pin_current_thread(self.cpus[t % self.cpus.len()])
+        let base = self.base.load(Ordering::Relaxed);
+        pin_current_thread(self.cpus[(base + t) % self.cpus.len()])
     }
 
     /// Thread `t` starts the calls of a round (after the start barrier).
@@ -232,5 +249,38 @@ mod tests {
         assert!(probe.shared());
         probe.finish();
         assert!(BUSY.load(Ordering::Relaxed));
+    }
+
+    #[test]
+    fn a_pinned_round_keeps_its_leader_on_the_core_it_prepared_on_and_moves_its_peers() {
+        let allowed = allowed_cpus();
+        if allowed.len() < 2 {
+            return; // nothing is ever pinned (see the test above)
+        }
+        static BUSY: AtomicBool = AtomicBool::new(true);
+        // Marked busy, not a probe: every round pins.
+        let cores = Cores::marked(2, 1, &BUSY);
+        for (i, &here) in allowed.iter().enumerate() {
+            // The leader prepares the round on `here`...
+            std::thread::scope(|s| {
+                s.spawn(|| {
+                    let _on = pin_current_thread(here).expect("pin");
+                    cores.aim();
+                });
+            });
+            // ...and the round's threads are pinned from there.
+            let next = allowed[(i + 1) % allowed.len()];
+            for (t, want) in [(0, here), (1, next)] {
+                let mask = std::thread::scope(|s| {
+                    s.spawn(|| {
+                        let _pinned = cores.pin(t).expect("pinned");
+                        allowed_cpus()
+                    })
+                    .join()
+                    .unwrap()
+                });
+                assert_eq!(mask, vec![want], "thread {t}, leader on {here}");
+            }
+        }
     }
 }
