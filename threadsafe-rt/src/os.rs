@@ -118,7 +118,8 @@ pub(crate) fn pin_current_thread(cpu: usize) -> Option<Pinned> {
 }
 
 /// A thread pinned to one core by [`pin_current_thread`]; dropped (on that thread), it gives
-/// the thread its mask back.
+/// the thread its mask back. Never made where threads are not pinned (not Linux).
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 pub(crate) struct Pinned {
     #[cfg(target_os = "linux")]
     saved: libc::cpu_set_t,
