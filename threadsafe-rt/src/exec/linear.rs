@@ -502,7 +502,7 @@ mod tests {
 
     use super::{run, run_pauses, spread, start, Pace, LONG_PAUSE};
     use crate::exec::worker::Worker;
-    use crate::subject::{Description, Subject};
+    use crate::subject::description;
     use crate::testcase::TestCase;
 
     /// Tickets in the order they are taken: each order of the calls gives its own results.
@@ -527,19 +527,27 @@ mod tests {
         Arc::new(TestCase::one_call_per_thread(2))
     }
 
+    /// `runs` orders of [`two_takes`]: thread 0 first in runs 0, 2, 4, …, thread 1 in the
+    /// others.
+    fn alternating(runs: usize) -> Vec<Vec<usize>> {
+        (0..runs).map(|r| vec![r % 2, 1 - r % 2]).collect()
+    }
+
+    /// How long a run may make no progress in these tests.
+    const TIMEOUT: Duration = Duration::from_secs(10);
+
     #[test]
     fn paced_runs_spread_over_lanes_give_each_order_its_own_results() {
-        let desc: &'static Description<Tickets> = Box::leak(Box::new(Tickets::describe()));
+        let desc = description::<Tickets>();
         let test = two_takes();
         // Runs 0, 2, 4, … take thread 0 first; runs 1, 3, 5, … thread 1.
-        let orders: Vec<Vec<usize>> = (0..10).map(|r| vec![r % 2, 1 - r % 2]).collect();
-        let timeout = Duration::from_secs(10);
+        let orders = alternating(10);
         let mut workers: Vec<Worker> = Vec::new();
         let pace = |lanes| Some(Pace { seed: 7, lanes });
-        let one_lane = run(&mut workers, desc, &test, &orders, pace(1), timeout);
+        let one_lane = run(&mut workers, desc, &test, &orders, pace(1), TIMEOUT);
         assert_eq!(workers.len(), 2, "one lane: one worker per thread");
         // Three lanes: each has runs of both orders (lane 0 has runs 0, 3, 6 and 9).
-        let lanes = run(&mut workers, desc, &test, &orders, pace(3), timeout);
+        let lanes = run(&mut workers, desc, &test, &orders, pace(3), TIMEOUT);
         // The pauses of these ten runs (seed 7) need all three lanes to end within a
         // millisecond of the longest run.
         assert_eq!(workers.len(), 6, "three lanes of two workers");
@@ -557,7 +565,7 @@ mod tests {
         }
         // Without pauses the runs stay in one lane, on the concurrent executions' workers.
         let mut fresh: Vec<Worker> = Vec::new();
-        let unpaced = run(&mut fresh, desc, &test, &orders, None, timeout);
+        let unpaced = run(&mut fresh, desc, &test, &orders, None, TIMEOUT);
         assert_eq!(fresh.len(), 2, "unpaced runs take one lane");
         for (a, b) in one_lane.iter().zip(&unpaced) {
             assert!(b.as_ref().expect("finished").identical(a.as_ref().unwrap()));
@@ -566,18 +574,17 @@ mod tests {
 
     #[test]
     fn runs_started_beside_go_on_while_the_first_lane_runs_and_cancel_frees_their_workers() {
-        let desc: &'static Description<Tickets> = Box::leak(Box::new(Tickets::describe()));
+        let desc = description::<Tickets>();
         let test = two_takes();
-        let orders: Vec<Vec<usize>> = (0..10).map(|r| vec![r % 2, 1 - r % 2]).collect();
-        let timeout = Duration::from_secs(10);
+        let orders = alternating(10);
         let mut workers: Vec<Worker> = Vec::new();
-        let expected = run(&mut workers, desc, &test, &orders, None, timeout);
+        let expected = run(&mut workers, desc, &test, &orders, None, TIMEOUT);
         let pace = Some(Pace { seed: 7, lanes: 3 });
         // Three lanes beside the first lane's two workers.
         let beside = start(&mut workers, 2, desc, &test, &orders, pace);
         assert_eq!(workers.len(), 8, "two workers, then three lanes of two");
-        let meanwhile = run(&mut workers, desc, &test, &orders, None, timeout);
-        let paced = beside.finish(&mut workers, timeout);
+        let meanwhile = run(&mut workers, desc, &test, &orders, None, TIMEOUT);
+        let paced = beside.finish(&mut workers, TIMEOUT);
         for (r, e) in expected.iter().enumerate() {
             let e = e.as_ref().expect("finished");
             assert!(
@@ -591,9 +598,9 @@ mod tests {
         }
         // A cancel stops the runs and waits for their workers, which then take new runs.
         // 4,000 paced runs take about 1.5 s; those before the cancel take one pause each.
-        let many: Vec<Vec<usize>> = (0..4_000).map(|r| vec![r % 2, 1 - r % 2]).collect();
+        let many = alternating(4_000);
         let before = TAKES.load(Ordering::SeqCst);
-        start(&mut workers, 2, desc, &test, &many, pace).cancel(&mut workers, timeout);
+        start(&mut workers, 2, desc, &test, &many, pace).cancel(&mut workers, TIMEOUT);
         let taken = TAKES.load(Ordering::SeqCst) - before;
         assert!(
             taken < 4_000,
@@ -604,7 +611,7 @@ mod tests {
             "cancelled workers end their jobs"
         );
         let again =
-            start(&mut workers, 2, desc, &test, &orders, pace).finish(&mut workers, timeout);
+            start(&mut workers, 2, desc, &test, &orders, pace).finish(&mut workers, TIMEOUT);
         for (r, e) in expected.iter().enumerate() {
             let e = e.as_ref().expect("finished");
             assert!(
@@ -635,10 +642,9 @@ mod tests {
 
     #[test]
     fn runs_started_beside_are_through_only_once_every_run_has_ended() {
-        let desc: &'static Description<Held> = Box::leak(Box::new(Held::describe()));
+        let desc = description::<Held>();
         let test = two_takes();
-        let orders: Vec<Vec<usize>> = (0..4).map(|r| vec![r % 2, 1 - r % 2]).collect();
-        let timeout = Duration::from_secs(10);
+        let orders = alternating(4);
         let mut workers: Vec<Worker> = Vec::new();
         let started = start(
             &mut workers,
@@ -652,7 +658,7 @@ mod tests {
         std::thread::sleep(Duration::from_millis(20));
         assert!(!started.is_through(), "through while every run waits");
         PASS.store(true, Ordering::Release);
-        let until = Instant::now() + timeout;
+        let until = Instant::now() + TIMEOUT;
         while !started.is_through() && Instant::now() < until {
             std::thread::sleep(Duration::from_millis(1));
         }
@@ -660,7 +666,7 @@ mod tests {
             started.is_through(),
             "not through 10 s after the runs could end"
         );
-        let results = started.finish(&mut workers, timeout);
+        let results = started.finish(&mut workers, TIMEOUT);
         assert!(
             results.iter().all(Option::is_some),
             "every run ended: {results:?}"
