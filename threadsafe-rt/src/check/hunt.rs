@@ -481,10 +481,11 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
         seq: &Sequential,
         report: &mut Report,
     ) -> bool {
+        let timeout = self.config.hang_timeout(Some(ready.seq_time));
         while Instant::now() < until && go_on() {
             let spec = BatchSpec {
                 count: self.config.conc_execs,
-                timeout: self.config.hang_timeout(Some(ready.seq_time)),
+                timeout,
                 deadline: until,
                 control: None,
                 observe: true,

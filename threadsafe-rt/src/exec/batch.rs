@@ -566,7 +566,7 @@ mod tests {
     use crate::exec::worker::Worker;
     use crate::os::{allowed_cpus, current_cpu, pin_current_thread, Pinned};
     use crate::sched::RandomWalk;
-    use crate::subject::{Description, Subject};
+    use crate::subject::description;
     use crate::testcase::TestCase;
 
     /// Per call of `Spots::visit`: the thread, the core it ran on, and how many cores it
@@ -596,7 +596,7 @@ mod tests {
         workers: &mut Vec<Worker>,
         control: Option<Control>,
     ) -> Vec<Vec<(Option<usize>, usize)>> {
-        let desc: &'static Description<Spots> = Box::leak(Box::new(Spots::describe()));
+        let desc = description::<Spots>();
         let test = Arc::new(TestCase::one_call_per_thread(2));
         VISITS.lock().unwrap().clear();
         let outcome = run(
