@@ -10,9 +10,25 @@
 //!
 //! So a waiter spins only while spinning has been paying off on its thread ([`spin`]: an
 //! adaptive budget, halved when a spin ends without the condition and doubled when it ends
-//! with it, with a short probe now and then so that a machine that became idle again is
+//! with it, with a full-length probe now and then so that a machine that became idle again is
 //! noticed), then parks, without a timeout (on a virtual machine a timer costs about as much
-//! again as the wake-up itself); whoever ends the wait unparks it. [`Sleepers`] is that
+//! again as the wake-up itself); whoever ends the wait unparks it.
+//!
+//! The probe is what gets two threads out of a state where both park at every hand-off. Each
+//! thread's budget is its own, and once both are at the least, every hand-off wakes a parked
+//! thread; often the kernel has by then put the two on one core, where neither can run while
+//! the other spins. A wait then always takes longer than a short spin, so a short probe never
+//! pays off, and the state lasts. On an idle machine, controlled runs of `metrics-util`
+//! 0.3.2's bucket (`corpus-real`, R6) went from about 1 ms to 10–20 ms a batch for tens of
+//! tests at a time, most hand-offs parked; the throughput benchmark's controlled rows fell
+//! from 250,000–300,000 to 50,000–150,000 executions/s in a fifth to a third of its
+//! measurements. A probe as long as the longest spin outlasts the peer's wake-up, and while
+//! it spins the two threads are both runnable, which lets the kernel move one to the idle
+//! core; a probe that pays off gives back the whole budget, not twice the few iterations its
+//! peer, now spinning too, took to answer (that left the budget at the least again after the
+//! next longer step). Probing every 128 waits rather than every 64 halves what the probes
+//! cost beside a busy process, where they fail: about 7% of the controlled executions/s
+//! there, against 12% (`corpus/results/2026-11-27-spin-probe.md`). [`Sleepers`] is that
 //! hand-shake for conditions that several threads wait for; a thread that will soon wait
 //! itself may owe the wake-ups until then ([`Sleepers::wake_all_owed`]), and pays them at its
 //! next wait, or when its job is done.
@@ -32,9 +48,10 @@ const MIN_SPINS: u32 = 16;
 const MAX_SPINS: u32 = 1 << 11;
 
 /// With the budget at its least, every this many waits spin `PROBE_SPINS` once, to notice
-/// that spinning pays off again (a hand-off between two cores takes a few microseconds).
-const PROBE_EVERY: u32 = 64;
-const PROBE_SPINS: u32 = 256;
+/// that spinning pays off again: as long as the longest spin, to outlast a parked peer's
+/// wake-up (see the module's documentation).
+const PROBE_EVERY: u32 = 128;
+const PROBE_SPINS: u32 = MAX_SPINS;
 
 /// A spin of `i` iterations that took longer than `i` times this, plus `SPIN_SLACK`, lost its
 /// core meanwhile (an iteration takes some tens of nanoseconds).
@@ -51,7 +68,8 @@ thread_local! {
 }
 
 /// Spins until `done` holds, for at most this thread's budget; whether it holds. The budget
-/// learns from the outcome: doubled when the spin ended the wait, halved when it did not,
+/// learns from the outcome: doubled when the spin ended the wait (from the probe's length,
+/// when it was a probe), halved when it did not,
 /// or when it ended only because this thread lost its core meanwhile (the thread it waited
 /// for then ran on this core: spinning did not help, parking would have done as well).
 ///
@@ -85,8 +103,9 @@ pub(crate) fn spin(done: impl Fn() -> bool) -> bool {
                 // Descheduled while spinning.
                 budget / 2
             } else {
-                // Paid off: keep at least twice what it took.
-                budget.saturating_mul(2).max(i.saturating_mul(2))
+                // Paid off: twice the limit that paid off (a probe's, when it was one), and
+                // at least twice what it took.
+                limit.saturating_mul(2).max(i.saturating_mul(2))
             };
             BUDGET.with(|b| b.set(next.clamp(MIN_SPINS, MAX_SPINS)));
             return true;
@@ -211,8 +230,10 @@ mod tests {
             }
             assert_eq!(budget(), MIN_SPINS);
             // At the least budget a probe spins longer now and then: a condition that needs
-            // two hundred iterations is met by the probe, and the budget grows back (unless
-            // this thread lost its core during the probe: then it tries the next one).
+            // two hundred iterations (more than the least budget: the other waits fail) is
+            // met by the probe, and the whole budget comes back at once, not twice the two
+            // hundred (unless this thread lost its core during the probe: then the budget
+            // stays at the least, and the next probe tries again).
             let count = Cell::new(0u32);
             for _ in 0..PROBE_EVERY * 20 {
                 count.set(0);
@@ -220,7 +241,8 @@ mod tests {
                     count.set(count.get() + 1);
                     count.get() > 200
                 });
-                if budget() >= 400 {
+                if budget() != MIN_SPINS {
+                    assert_eq!(budget(), MAX_SPINS, "a probe that paid off");
                     return;
                 }
             }
