@@ -12,26 +12,27 @@
 //! adaptive budget, halved when a spin ends without the condition and doubled when it ends
 //! with it, with a full-length probe now and then so that a machine that became idle again is
 //! noticed), then parks, without a timeout (on a virtual machine a timer costs about as much
-//! again as the wake-up itself); whoever ends the wait unparks it.
-//!
-//! The probe is what gets two threads out of a state where both park at every hand-off. Each
-//! thread's budget is its own, and once both are at the least, every hand-off wakes a parked
-//! thread; often the kernel has by then put the two on one core, where neither can run while
-//! the other spins. A wait then always takes longer than a short spin, so a short probe never
-//! pays off, and the state lasts. On an idle machine, controlled runs of `metrics-util`
-//! 0.3.2's bucket (`corpus-real`, R6) went from about 1 ms to 10–20 ms a batch for tens of
-//! tests at a time, most hand-offs parked; the throughput benchmark's controlled rows fell
-//! from 250,000–300,000 to 50,000–150,000 executions/s in a fifth to a third of its
-//! measurements. A probe as long as the longest spin outlasts the peer's wake-up, and while
-//! it spins the two threads are both runnable, which lets the kernel move one to the idle
-//! core; a probe that pays off gives back the whole budget, not twice the few iterations its
-//! peer, now spinning too, took to answer (that left the budget at the least again after the
-//! next longer step). Probing every 128 waits rather than every 64 halves what the probes
-//! cost beside a busy process, where they fail: about 7% of the controlled executions/s
-//! there, against 12% (`corpus/results/2026-11-27-spin-probe.md`). [`Sleepers`] is that
+//! again as the wake-up itself); whoever ends the wait unparks it. [`Sleepers`] is that
 //! hand-shake for conditions that several threads wait for; a thread that will soon wait
 //! itself may owe the wake-ups until then ([`Sleepers::wake_all_owed`]), and pays them at its
 //! next wait, or when its job is done.
+//!
+//! The probe is what gets two threads out of a state where both park at every hand-off. Each
+//! thread's budget is its own, and once both are at the least, every hand-off wakes a parked
+//! thread (and where the kernel has put the two on one core meanwhile, which was not checked
+//! here, neither can run while the other spins). A wait then always takes longer than a
+//! short spin, so a short probe never pays off, and the state lasts. On an idle machine,
+//! controlled runs of `metrics-util` 0.3.2's bucket (`corpus-real`, R6) went from about 1 ms
+//! to 10–20 ms a batch for tens of tests at a time, most hand-offs parked; the throughput
+//! benchmark's controlled rows fell from 250,000–300,000 to 50,000–150,000 executions/s in a
+//! fifth to a third of its measurements. A probe as long as the longest spin outlasts the
+//! peer's wake-up (and while it spins, the two threads are both runnable, which lets the
+//! kernel move one of two sharing a core to the idle one). A probe that pays off gives back
+//! the whole budget, not twice the few iterations its peer, now spinning too, took to answer:
+//! that left the budget at the least again after the next longer step. Probing every 128
+//! waits rather than every 64 cuts what the probes cost beside a busy process, where they
+//! fail: about 7% of the controlled executions/s there, against 12%
+//! (`corpus/results/2026-11-27-spin-probe.md`).
 
 use std::cell::{Cell, RefCell};
 use std::sync::atomic::{fence, AtomicUsize, Ordering};
