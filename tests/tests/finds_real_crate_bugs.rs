@@ -41,8 +41,7 @@
 //! times alone (median 0.17 s, max 0.63 s), beside one busy process (median 0.26 s, max
 //! 0.93 s) and beside two (median 1.04 s, max 2.56 s): R4's find test runs in CI.
 //! `cargo test -p threadsafe-tests --test finds_real_crate_bugs -- --ignored --nocapture
-//! measure` (add
-//! `--release` for the lasso subjects) measures again.
+//! measure` (add `--release` for the lasso subjects) measures again.
 
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};

@@ -527,8 +527,8 @@ mod tests {
         Arc::new(TestCase::one_call_per_thread(2))
     }
 
-    /// `runs` orders of [`two_takes`]: thread 0 first in runs 0, 2, 4, …, thread 1 in the
-    /// others.
+    /// `runs` orders of a two-thread test: thread 0 first in runs 0, 2, 4, …, thread 1 in
+    /// the others.
     fn alternating(runs: usize) -> Vec<Vec<usize>> {
         (0..runs).map(|r| vec![r % 2, 1 - r % 2]).collect()
     }
@@ -643,7 +643,8 @@ mod tests {
     #[test]
     fn runs_started_beside_are_through_only_once_every_run_has_ended() {
         let desc = description::<Held>();
-        let test = two_takes();
+        // A fresh instance, then one `pass` on each of two threads.
+        let test = Arc::new(TestCase::one_call_per_thread(2));
         let orders = alternating(4);
         let mut workers: Vec<Worker> = Vec::new();
         let started = start(
