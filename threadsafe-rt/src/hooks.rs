@@ -6,7 +6,7 @@
 //! - otherwise, a gated test that runs ([`crate::gates`]), told where the thread is;
 //! - recording, while MAP-coverage's sequential runs record what each method accesses;
 //! - noise, in free-running executions: now and then a short spin or a yield at a statement
-//!   point, which widens race windows between statements.
+//!   point, which widens race windows between statements (no yield on a busy machine).
 //!
 //! Outside all of these a hook counts the point (to tell whether a type has any) and
 //! returns.
@@ -24,6 +24,15 @@ thread_local! {
     static NOISE: Cell<u64> = const { Cell::new(0) };
     /// The longest stall of the noise, in `spin_loop` pauses.
     static NOISE_WINDOW: Cell<u32> = const { Cell::new(1) };
+    /// Whether the noise yields the core now and then. Not on a busy machine, where the
+    /// threads run pinned apart (`exec/cores.rs`): there a thread's core is shared with
+    /// another process, and a yield hands it over for a whole time slice (milliseconds),
+    /// while its peer waits. The machine preempts the threads there anyway. Beside one
+    /// busy process, `stress` checks of R6 (`corpus-real`: a race inside one call of the
+    /// dependency, three statement points a call) made a median 3,955 executions/s with
+    /// the yields and 20,788 without, and found it in 9 and 10 of 10 checks within 5 s
+    /// (`corpus/results/2026-11-27-no-yields-when-pinned.md`).
+    static NOISE_YIELDS: Cell<bool> = const { Cell::new(true) };
     /// The operations this thread performed outside controlled runs, while recording.
     static RECORDED: RefCell<Option<Vec<Recorded>>> = const { RefCell::new(None) };
 }
@@ -92,6 +101,12 @@ pub(crate) fn set_noise_window(pauses: u32) {
     NOISE_WINDOW.with(|w| w.set(pauses));
 }
 
+/// Whether the noise may yield the core (not where threads are pinned apart on a busy
+/// machine: see [`NOISE_YIELDS`]).
+pub(crate) fn set_noise_yields(on: bool) {
+    NOISE_YIELDS.with(|y| y.set(on));
+}
+
 /// A statement point of an annotated method.
 pub(crate) fn statement(p: &'static StatementPoint) {
     if let Some((run, me)) = sched::current() {
@@ -104,29 +119,53 @@ pub(crate) fn statement(p: &'static StatementPoint) {
         crate::gates::statement(p);
     }
     NOISE.with(|n| {
-        let mut x = n.get();
+        let x = n.get();
         if x == 0 {
             return;
         }
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
+        let window = NOISE_WINDOW.with(Cell::get);
+        let (x, stall) = next_stall(x, window, NOISE_YIELDS.with(Cell::get));
         n.set(x);
-        match x % 32 {
-            // Now and then the thread leaves its core in the middle of a method, as a
-            // preempted thread does.
-            0 => std::thread::yield_now(),
-            // More often it stalls for up to about as long as the test's calls take.
-            1..=4 => {
-                let window = NOISE_WINDOW.with(Cell::get).max(1);
-                let bits = 32 - window.leading_zeros();
-                for _ in 0..(1u32 << ((x >> 8) % u64::from(bits))) {
+        match stall {
+            Stall::Yield => std::thread::yield_now(),
+            Stall::Spin(pauses) => {
+                for _ in 0..pauses {
                     std::hint::spin_loop();
                 }
             }
-            _ => {}
+            Stall::Nothing => {}
         }
     });
+}
+
+/// What the noise does at one statement point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stall {
+    Nothing,
+    /// Leave the core, as a preempted thread does.
+    Yield,
+    /// Spin this many pauses.
+    Spin(u32),
+}
+
+/// The noise's next state after `x` (xorshift), and what it does at this point: one point
+/// in 32 a yield (where `yields`), four in 32 a stall of up to about `window` pauses.
+fn next_stall(mut x: u64, window: u32, yields: bool) -> (u64, Stall) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    let stall = match x % 32 {
+        // Now and then the thread leaves its core in the middle of a method, as a
+        // preempted thread does.
+        0 if yields => Stall::Yield,
+        // More often it stalls for up to about as long as the test's calls take.
+        1..=4 => {
+            let bits = 32 - window.max(1).leading_zeros();
+            Stall::Spin(1u32 << ((x >> 8) % u64::from(bits)))
+        }
+        _ => Stall::Nothing,
+    };
+    (x, stall)
 }
 
 /// The `sync` shims' fast path, once per operation: true on a thread of a controlled run that
@@ -214,5 +253,48 @@ fn lock_kind(exclusive: bool) -> PointKind {
         PointKind::Lock
     } else {
         PointKind::ReadLock
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{next_stall, Stall};
+
+    /// The stalls of `steps` points from seed 1, window 4,096 pauses.
+    fn stalls(steps: usize, yields: bool) -> Vec<Stall> {
+        let mut x = 1;
+        (0..steps)
+            .map(|_| {
+                let (next, stall) = next_stall(x, 4096, yields);
+                x = next;
+                stall
+            })
+            .collect()
+    }
+
+    #[test]
+    fn without_yields_the_noise_keeps_its_stalls_and_drops_only_its_yields() {
+        let with = stalls(10_000, true);
+        let without = stalls(10_000, false);
+        let yields = with.iter().filter(|s| **s == Stall::Yield).count();
+        assert!(
+            (200..=450).contains(&yields),
+            "about one point in 32: {yields}"
+        );
+        assert!(!without.contains(&Stall::Yield));
+        for (a, b) in with.iter().zip(&without) {
+            match a {
+                Stall::Yield => assert_eq!(*b, Stall::Nothing),
+                _ => assert_eq!(a, b, "the same spins at the same points"),
+            }
+        }
+        let longest = with
+            .iter()
+            .filter_map(|s| match s {
+                Stall::Spin(p) => Some(*p),
+                _ => None,
+            })
+            .max();
+        assert_eq!(longest, Some(4096), "up to the window");
     }
 }

@@ -271,6 +271,9 @@ impl<T: Send + Sync + 'static> Batch<T> {
             cores.note_start(t);
         }
         hooks::set_noise_window(self.window);
+        // Pinned apart, a thread shares its core with another process: no yields in the
+        // noise (see `hooks.rs`).
+        hooks::set_noise_yields(!self.cores.as_ref().is_some_and(Cores::apart));
         let mut aligned = true;
         for (i, (pool, fresh)) in round.pools.iter().zip(fresh).enumerate() {
             let e = round.first + i;

@@ -108,6 +108,11 @@ impl Cores {
         }
     }
 
+    /// Whether the batch's rounds pin their threads apart now.
+    pub(super) fn apart(&self) -> bool {
+        !self.cpus.is_empty() && self.apart.load(Ordering::Relaxed)
+    }
+
     /// Thread `t` about to run its calls of a round: pinned until the guard is dropped, if
     /// the batch pins, to the `t`-th core from the one [`aim`](Self::aim) chose.
     pub(super) fn pin(&self, t: usize) -> Option<Pinned> {
