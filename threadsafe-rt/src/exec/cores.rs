@@ -100,7 +100,7 @@ impl Cores {
     /// now, so that it stays where it is and only its peers move, if they must (a move
     /// to another core is most of what pinning costs).
     pub(super) fn aim(&self) {
-        if !self.apart.load(Ordering::Relaxed) || self.cpus.is_empty() {
+        if !self.apart() {
             return;
         }
         if let Some(i) = current_cpu().and_then(|c| self.cpus.iter().position(|&x| x == c)) {
@@ -116,7 +116,7 @@ impl Cores {
     /// Thread `t` about to run its calls of a round: pinned until the guard is dropped, if
     /// the batch pins, to the `t`-th core from the one [`aim`](Self::aim) chose.
     pub(super) fn pin(&self, t: usize) -> Option<Pinned> {
-        if !self.apart.load(Ordering::Relaxed) || self.cpus.is_empty() {
+        if !self.apart() {
             return None;
         }
         let base = self.base.load(Ordering::Relaxed);
