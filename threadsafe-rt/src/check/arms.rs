@@ -1,5 +1,7 @@
 //! How a test's executions are split between the controlled scheduler and free-running
-//! threads under `schedule = "auto"`, and the free-running arm's share of a test's time.
+//! threads under `schedule = "auto"`, and the free-running arm's share of the time.
+
+use std::time::Duration;
 
 use crate::exec::{Distinct, Res};
 
@@ -41,6 +43,62 @@ pub(super) enum Arms {
     /// executions for a share of its time, for races in code the scheduler cannot see
     /// (a dependency's, or std's locks between two points).
     Both,
+}
+
+/// The free-running arm of the tests that run both arms: its share of their time, and the
+/// time it is owed.
+///
+/// After each controlled batch the arm gets its share of the batch's time, but runs at most
+/// one batch of executions on that test: a free-running race that a test can hit mostly
+/// shows within a batch (as `stress` runs it), and thousands of executions of a test
+/// without the racing calls find nothing. What it did not use is owed, and paid with
+/// tests of its own: while it is owed, a test that would run both arms runs one
+/// free-running batch instead.
+#[derive(Debug)]
+pub(super) struct FreeArm {
+    share: f64,
+    /// Seconds of its share the arm has not had (negative: it had more).
+    owed: f64,
+}
+
+impl FreeArm {
+    pub(super) fn new() -> Self {
+        FreeArm {
+            share: FREE_SHARE_START,
+            owed: 0.0,
+        }
+    }
+
+    /// Whether the arm is owed time: the next test that would run both arms runs
+    /// free-running only.
+    pub(super) fn owed(&self) -> bool {
+        self.owed > 0.0
+    }
+
+    /// The arm's time after a controlled batch that took `controlled`: its share, owed
+    /// until [`spent`](Self::spent).
+    pub(super) fn share_of(&mut self, controlled: Duration) -> Duration {
+        let time = controlled.mul_f64(self.share / (1.0 - self.share));
+        self.owed += time.as_secs_f64();
+        time
+    }
+
+    /// The arm ran for `time`.
+    pub(super) fn spent(&mut self, time: Duration) {
+        self.owed -= time.as_secs_f64();
+    }
+
+    /// The share after a test whose controlled executions gave `controlled` and whose
+    /// free-running ones gave `free` (see [`next_free_share`]).
+    pub(super) fn judge(&mut self, controlled: &Distinct, free: &Distinct) {
+        self.share = next_free_share(self.share, controlled, free);
+    }
+
+    /// Forgets what the arm is owed: a shrink candidate runs its first batch as the check
+    /// ran its first test.
+    pub(super) fn settle(&mut self) {
+        self.owed = 0.0;
+    }
 }
 
 /// Whether some results of `d` hold a value a call returned: results of calls that return
@@ -104,6 +162,53 @@ mod tests {
             });
         }
         d
+    }
+
+    /// The free arm's share of the time over `tests` tests that run both arms, each
+    /// controlled batch taking `controlled`, each capped free run after it `capped` at
+    /// most, each free-running test of its own `own`; and how many tests ran free only.
+    fn simulate(tests: usize, controlled: f64, capped: f64, own: f64) -> (f64, usize) {
+        let mut arm = FreeArm::new();
+        let (mut free, mut total, mut own_tests) = (0.0, 0.0, 0);
+        for _ in 0..tests {
+            if arm.owed() {
+                arm.spent(Duration::from_secs_f64(own));
+                free += own;
+                total += own;
+                own_tests += 1;
+                continue;
+            }
+            let share = arm.share_of(Duration::from_secs_f64(controlled));
+            let ran = share.as_secs_f64().min(capped);
+            arm.spent(Duration::from_secs_f64(ran));
+            free += ran;
+            total += controlled + ran;
+        }
+        (free / total, own_tests)
+    }
+
+    #[test]
+    fn the_arm_gets_its_share_of_the_time_though_its_run_on_each_test_is_capped() {
+        // Controlled batches of 10 ms give the arm 3.3 ms each; it runs 1 ms on the test
+        // and pays the rest with tests of its own, of 1.5 ms.
+        let (share, own) = simulate(10_000, 0.010, 0.001, 0.0015);
+        assert!((share - FREE_SHARE_START).abs() < 0.001, "{share}");
+        assert!(own > 10_000 / 3, "{own}");
+        // A run that is not cut short owes nothing: no test runs free only.
+        let (share, own) = simulate(1_000, 0.010, 1.0, 0.0015);
+        assert!((share - FREE_SHARE_START).abs() < 1e-6, "{share}");
+        assert_eq!(own, 0);
+    }
+
+    #[test]
+    fn settling_forgets_what_is_owed() {
+        let mut arm = FreeArm::new();
+        let share = arm.share_of(Duration::from_millis(30));
+        assert_eq!(share, Duration::from_millis(10));
+        arm.spent(Duration::from_millis(4));
+        assert!(arm.owed());
+        arm.settle();
+        assert!(!arm.owed());
     }
 
     #[test]

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::arms::{next_free_share, Arms, FREE_SHARE_START, UNCONFIRMED_BEFORE_VARYING};
+use super::arms::{Arms, FreeArm, UNCONFIRMED_BEFORE_VARYING};
 use super::control::{control, exactly, TARGETS_PER_TEST};
 use crate::config::{Config, Guide, ReplayToken, ScheduleMode};
 use crate::coverage::{thread_methods, Tracker};
@@ -57,8 +57,8 @@ pub(super) struct Hunt<'c, T: 'static> {
     /// Whether a test with points inside its calls also runs free (not in a replay, which
     /// re-runs one controlled execution).
     free_arm: bool,
-    /// The free-running arm's share of a test's time (see [`FREE_SHARE`]).
-    free_share: f64,
+    /// The free-running arm's share of the time of tests that run both arms.
+    pub(super) free: FreeArm,
     /// The distinct results of the batch run last.
     last_results: Distinct,
     /// Free-running results no sequential order gave that did not come back.
@@ -84,7 +84,7 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
             shrink_time: super::shrink::shrink_time(config.budget),
             schedules: None,
             free_arm: true,
-            free_share: FREE_SHARE_START,
+            free: FreeArm::new(),
             last_results: Distinct::default(),
             unconfirmed: 0,
             stop: None,
@@ -208,22 +208,32 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
     /// Runs one test's executions; what ended the check, if this test did.
     pub(super) fn run_test(&mut self, ready: &ReadyTest, report: &mut Report) -> Option<Ended> {
         let arms = self.arms(ready);
+        let both = arms == Arms::Both && self.free_arm;
+        if both && self.free.owed() {
+            // The free arm's owed time goes to tests of its own, a batch each, as under
+            // `stress` (see [`FreeArm`]). The batch counts as the test's: the seeds of the
+            // controlled batches after it, and so replay tokens, stay as they were.
+            let start = Instant::now();
+            let ended = self.run_batch(ready, None, self.batch_size, report);
+            self.free.spent(start.elapsed());
+            return ended;
+        }
         let schedules = (arms != Arms::Free).then(|| Schedules::Batch(self.conc.next_batch_seed()));
         let start = Instant::now();
         let ended = self.run_batch(ready, schedules, self.batch_size, report);
-        if ended.is_some() || arms != Arms::Both || !self.free_arm {
+        if ended.is_some() || !both {
             return ended;
         }
-        // The free-running share of the test's time. Not a batch of the check's count: the
-        // seeds of the controlled batches after it, and so replay tokens, stay as they were.
-        let controlled_time = start.elapsed();
+        // The free arm's share of the test's time, at most a batch of executions on it.
+        // Not a batch of the check's count.
         let controlled_seen = std::mem::take(&mut self.last_results);
-        let free_time = controlled_time.mul_f64(self.free_share / (1.0 - self.free_share));
-        let until = (Instant::now() + free_time).min(self.deadline);
-        let ended = self.run_batch_until(ready, None, usize::MAX, until, true, report);
+        let free_time = self.free.share_of(start.elapsed());
+        let free_start = Instant::now();
+        let until = (free_start + free_time).min(self.deadline);
+        let ended = self.run_batch_until(ready, None, self.batch_size, until, true, report);
+        self.free.spent(free_start.elapsed());
         if ended.is_none() {
-            self.free_share =
-                next_free_share(self.free_share, &controlled_seen, &self.last_results);
+            self.free.judge(&controlled_seen, &self.last_results);
         }
         ended
     }

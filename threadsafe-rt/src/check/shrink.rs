@@ -224,6 +224,7 @@ impl<T: Send + Sync + 'static> Hunt<'_, T> {
         let mut scratch = Report::new(self.desc.name(), self.config.seed, Vec::new());
         let deadline = std::mem::replace(&mut self.deadline, until);
         self.replayable = false;
+        self.free.settle();
         let mut found = None;
         for _ in 0..BATCHES {
             if Instant::now() >= until {
