@@ -62,8 +62,10 @@ pub enum ScheduleMode {
     /// Per test: free-running when its calls reach at most one scheduling point each (a
     /// controlled execution of such a test is a sequential order of whole calls); else a
     /// controlled batch (points: `threadsafe_rt::sync` primitives, or statements of
-    /// methods annotated in a test build) followed by free-running executions for an
-    /// adaptive share of its time, for races in code the scheduler cannot see.
+    /// methods annotated in a test build) followed by a free-running batch, for races in
+    /// code the scheduler cannot see. The free-running executions get an adaptive share of
+    /// the time; what one batch after each controlled batch does not use goes to tests that
+    /// run free-running only.
     Auto,
     /// One thread at a time, switching at scheduling points as the strategy decides: a seed
     /// and an execution number replay the same interleaving.

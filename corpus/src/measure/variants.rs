@@ -197,7 +197,9 @@ pub fn schedules_notes(settings: &Settings) -> String {
         "Each scheduling mode is the tool's config (Config::default() with seed and budget) \
          with `schedule` set ({}): `auto`, the default, runs a test free-running when its \
          calls reach at most one scheduling point each, else a controlled batch followed by \
-         free-running executions for an adaptive share of its time; `controlled` only under \
+         a free-running batch, the free executions getting an adaptive share of the time \
+         (what does not fit after the controlled batches goes to free-running tests of their \
+         own); `controlled` only under \
          the controlled scheduler; `stress` only free-running. `auto`'s runs are the tool's \
          runs above. On each subject the modes take turns seed by seed, seeds 0..{}, each \
          with the budget {}; a find counts as in the table above. {READING}",

@@ -40,8 +40,8 @@ pub(super) enum Arms {
     /// can find nothing; only free-running threads make the calls overlap).
     Free,
     /// `auto` on a test with points inside its calls: a controlled batch, then free-running
-    /// executions for a share of its time, for races in code the scheduler cannot see
-    /// (a dependency's, or std's locks between two points).
+    /// executions for a share of the time ([`FreeArm`]), for races in code the scheduler
+    /// cannot see (a dependency's, or std's locks between two points).
     Both,
 }
 
