@@ -199,10 +199,10 @@ pub fn schedules_notes(settings: &Settings) -> String {
          calls reach at most one scheduling point each, else a controlled batch followed by \
          a free-running batch, the free executions getting an adaptive share of the time \
          (what does not fit after the controlled batches goes to free-running tests of their \
-         own); `controlled` only under \
-         the controlled scheduler; `stress` only free-running. `auto`'s runs are the tool's \
-         runs above. On each subject the modes take turns seed by seed, seeds 0..{}, each \
-         with the budget {}; a find counts as in the table above. {READING}",
+         own); `controlled` only under the controlled scheduler; `stress` only free-running. \
+         `auto`'s runs are the tool's runs above. On each subject the modes take turns seed \
+         by seed, seeds 0..{}, each with the budget {}; a find counts as in the table above. \
+         {READING}",
         modes.join(", "),
         settings.seeds,
         secs(settings.budget.as_secs_f64()),

@@ -75,9 +75,9 @@ impl FreeArm {
         self.owed > 0.0
     }
 
-    /// The arm's time after a controlled batch that took `controlled`: its share, owed
-    /// until [`spent`](Self::spent).
-    pub(super) fn share_of(&mut self, controlled: Duration) -> Duration {
+    /// Grants the arm its share of a controlled batch that took `controlled`, and returns
+    /// it; owed until [`spent`](Self::spent).
+    pub(super) fn grant(&mut self, controlled: Duration) -> Duration {
         let time = controlled.mul_f64(self.share / (1.0 - self.share));
         self.owed += time.as_secs_f64();
         time
@@ -178,7 +178,7 @@ mod tests {
                 own_tests += 1;
                 continue;
             }
-            let share = arm.share_of(Duration::from_secs_f64(controlled));
+            let share = arm.grant(Duration::from_secs_f64(controlled));
             let ran = share.as_secs_f64().min(capped);
             arm.spent(Duration::from_secs_f64(ran));
             free += ran;
@@ -203,7 +203,7 @@ mod tests {
     #[test]
     fn settling_forgets_what_is_owed() {
         let mut arm = FreeArm::new();
-        let share = arm.share_of(Duration::from_millis(30));
+        let share = arm.grant(Duration::from_millis(30));
         assert_eq!(share, Duration::from_millis(10));
         arm.spent(Duration::from_millis(4));
         assert!(arm.owed());

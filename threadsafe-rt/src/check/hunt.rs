@@ -213,10 +213,7 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
             // The free arm's owed time goes to tests of its own, a batch each, as under
             // `stress` (see [`FreeArm`]). The batch counts as the test's: the seeds of the
             // controlled batches after it, and so replay tokens, stay as they were.
-            let start = Instant::now();
-            let ended = self.run_batch(ready, None, self.batch_size, report);
-            self.free.spent(start.elapsed());
-            return ended;
+            return self.run_free_arm(ready, self.deadline, false, report);
         }
         let schedules = (arms != Arms::Free).then(|| Schedules::Batch(self.conc.next_batch_seed()));
         let start = Instant::now();
@@ -227,14 +224,27 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
         // The free arm's share of the test's time, at most a batch of executions on it.
         // Not a batch of the check's count.
         let controlled_seen = std::mem::take(&mut self.last_results);
-        let free_time = self.free.share_of(start.elapsed());
-        let free_start = Instant::now();
-        let until = (free_start + free_time).min(self.deadline);
-        let ended = self.run_batch_until(ready, None, self.batch_size, until, true, report);
-        self.free.spent(free_start.elapsed());
+        let free_time = self.free.grant(start.elapsed());
+        let until = (Instant::now() + free_time).min(self.deadline);
+        let ended = self.run_free_arm(ready, until, true, report);
         if ended.is_none() {
             self.free.judge(&controlled_seen, &self.last_results);
         }
+        ended
+    }
+
+    /// One free-running batch of `ready` for the free arm, until `deadline`, its time
+    /// charged to the arm; `extra` as in [`run_batch_until`](Self::run_batch_until).
+    fn run_free_arm(
+        &mut self,
+        ready: &ReadyTest,
+        deadline: Instant,
+        extra: bool,
+        report: &mut Report,
+    ) -> Option<Ended> {
+        let start = Instant::now();
+        let ended = self.run_batch_until(ready, None, self.batch_size, deadline, extra, report);
+        self.free.spent(start.elapsed());
         ended
     }
 
