@@ -11,13 +11,14 @@
 //! | [`Boxes`] | addresses of boxed values | the allocator decides |
 //! | [`Tokens`] | random tokens | random by design |
 //! | [`ShardedCounter`] | the shard a thread counts in | chosen by `ThreadId` |
+//! | [`Generations`] | a number a thread of its own moves on, now and then | nothing the calls do moves it |
 
 use std::collections::hash_map::RandomState;
 use std::collections::HashMap;
 use std::hash::{BuildHasher, Hash, Hasher};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Mutex, RwLock};
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use std::sync::{Mutex, Once, RwLock};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use threadsafe_rt::thread_safe;
 
@@ -218,6 +219,49 @@ impl ShardedCounter {
     }
 }
 
+/// The generation a thread of its own moves on every [`GENERATION_TICK`]: the calls only
+/// read it. Rarely does it move while the sequential runs of one test go (they take
+/// microseconds), so their results mostly agree; free-running threads that straddle a move
+/// read two generations, which no sequential order gives, and the test run again after it
+/// gives results that none of the earlier sequential runs gave either. Only running the
+/// sequential orders again shows that the generation moves by itself.
+pub struct Generations {
+    reads: AtomicU64,
+}
+
+/// How often the generation moves.
+pub const GENERATION_TICK: Duration = Duration::from_millis(20);
+
+/// The generation, moved on by the ticker thread that the first [`Generations`] starts.
+static GENERATION: AtomicU64 = AtomicU64::new(0);
+
+#[thread_safe(budget = "300ms")]
+impl Generations {
+    /// A reader; the first one made starts the ticker thread, which runs until the process
+    /// ends.
+    pub fn new() -> Self {
+        static TICKER: Once = Once::new();
+        TICKER.call_once(|| {
+            std::thread::spawn(|| loop {
+                std::thread::sleep(GENERATION_TICK);
+                GENERATION.fetch_add(1, Ordering::SeqCst);
+            });
+        });
+        Generations {
+            reads: AtomicU64::new(0),
+        }
+    }
+    /// The generation now.
+    pub fn generation(&self) -> u64 {
+        self.reads.fetch_add(1, Ordering::SeqCst);
+        GENERATION.load(Ordering::SeqCst)
+    }
+    /// How many times `generation` was read.
+    pub fn reads(&self) -> u64 {
+        self.reads.load(Ordering::SeqCst)
+    }
+}
+
 macro_rules! default_is_new {
     ($($t:ty),*) => {$(
         impl Default for $t {
@@ -227,4 +271,12 @@ macro_rules! default_is_new {
         }
     )*};
 }
-default_is_new!(Tickets, Registry, Clock, Boxes, Tokens, ShardedCounter);
+default_is_new!(
+    Tickets,
+    Registry,
+    Clock,
+    Boxes,
+    Tokens,
+    ShardedCounter,
+    Generations
+);

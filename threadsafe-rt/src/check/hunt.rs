@@ -8,15 +8,16 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::arms::{Arms, FreeArm, UNCONFIRMED_BEFORE_VARYING};
+use super::confirm::Confirmed;
 use super::control::{control, exactly, TARGETS_PER_TEST};
 use crate::config::{Config, Guide, ReplayToken, ScheduleMode};
 use crate::coverage::{thread_methods, Tracker};
 use crate::exec::{
-    stride, BatchOutcome, BatchSpec, ConcRunner, Control, Distinct, ExecOutcome, Seen, SeqRunner,
+    stride, BatchOutcome, BatchSpec, ConcRunner, Control, Distinct, ExecOutcome, SeqRunner,
 };
 use crate::generate::{ReadyTest, Rounds};
 use crate::lock::lock;
-use crate::oracle::{self, Confirmation, Explained, Sequential};
+use crate::oracle::{self, Explained, Sequential};
 use crate::report::{
     violation, Coverage, Ended, FailingTest, Finding, Found, Report, Verdict, WrongResults,
 };
@@ -40,7 +41,7 @@ pub(super) struct Hunt<'c, T: 'static> {
     start: Instant,
     pub(super) deadline: Instant,
     pub(super) seq: SeqRunner,
-    conc: ConcRunner,
+    pub(super) conc: ConcRunner,
     tracker: Arc<Mutex<Tracker>>,
     /// Methods whose results varied between sequential runs of a test: not compared in
     /// the tests after it either.
@@ -53,7 +54,7 @@ pub(super) struct Hunt<'c, T: 'static> {
     /// How long shrinking a find may take.
     pub(super) shrink_time: Duration,
     /// The schedules of the batch run last (`None`: free-running).
-    schedules: Option<Schedules>,
+    pub(super) schedules: Option<Schedules>,
     /// Whether a test with points inside its calls also runs free (not in a replay, which
     /// re-runs one controlled execution).
     free_arm: bool,
@@ -389,39 +390,20 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
                 }
                 Explained::No => {}
             }
-            let paced = match seq.start_confirm(&seen.results, &mut self.conc, self.desc) {
-                Confirmation::Decided(Explained::Yes) => continue,
-                Confirmation::Decided(_) => None,
-                Confirmation::Pacing(paced) => Some(paced),
-            };
-            // Whether the results come back is asked on the batch's workers, which the
-            // paced runs leave free: while those sleep (free-running, until they are
-            // through), and after them if it is not settled yet.
-            let until = Instant::now()
-                + (batch_time * 20).clamp(Duration::from_millis(50), Duration::from_secs(2));
-            let pacing = || paced.as_ref().map_or(true, |p| !p.is_through());
-            let mut again = if controlled {
-                self.comes_back(ready, seen, timeout, &seq)
-            } else {
-                self.reappears(ready, seen, until, pacing, &seq, report)
-            };
-            if let Some(paced) = paced {
-                if seq.finish_confirm(paced, &seen.results, &mut self.conc) == Explained::Yes {
+            let timing = (timeout, batch_time);
+            match self.confirm(ready, seen, &mut seq, controlled, timing, report) {
+                Confirmed::Explained => continue,
+                Confirmed::Back => {}
+                Confirmed::NotBack => {
+                    report.results.not_reproduced += 1;
+                    // A free-running race hit once may not come back while the machine is
+                    // busy: its calls are taken for nondeterministic only the third time.
+                    self.unconfirmed += 1;
+                    if controlled || self.unconfirmed >= UNCONFIRMED_BEFORE_VARYING {
+                        seq.vary_where_differs(&seen.results);
+                    }
                     continue;
                 }
-                if !again && !controlled {
-                    again = self.reappears(ready, seen, until, || true, &seq, report);
-                }
-            }
-            if !again {
-                report.results.not_reproduced += 1;
-                // A free-running race hit once may not come back while the machine is busy:
-                // its calls are taken for nondeterministic only the third time.
-                self.unconfirmed += 1;
-                if controlled || self.unconfirmed >= UNCONFIRMED_BEFORE_VARYING {
-                    seq.vary_where_differs(&seen.results);
-                }
-                continue;
             }
             verdict = Some(seen);
             break;
@@ -451,83 +433,14 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
         Some(Ended::Violation)
     }
 
-    /// Whether a controlled execution's results come back when the batch runs again with
-    /// the same schedules (they do unless something outside the schedule decides them).
-    fn comes_back(
-        &mut self,
-        ready: &ReadyTest,
-        seen: &Seen,
-        timeout: Duration,
-        seq: &Sequential,
-    ) -> bool {
-        if self.config.guide == Guide::Map {
-            // The schedules aimed at patterns depend on the coverage of every execution
-            // so far: they do not come back. The sequential confirmation stands alone.
-            return true;
-        }
-        let Some(schedules) = self.schedules else {
-            return false;
-        };
-        let spec = BatchSpec {
-            count: match schedules {
-                Schedules::Batch(_) => seen.execution + 1,
-                Schedules::Exactly { .. } => 1,
-            },
-            timeout,
-            deadline: Instant::now() + timeout * 4 + Duration::from_secs(1),
-            control: Some(self.control_of(ready, schedules, false)),
-            observe: true,
-            stride: 1,
-            seq_time: ready.seq_time,
-        };
-        let again = self.conc.rerun_batch(self.desc, &ready.test, spec);
-        again.results.seen.iter().any(|s| {
-            s.execution == seen.execution
-                && s.results
-                    .same(&seen.results, |site| seq.varying().contains(&site))
-        })
-    }
-
-    /// Whether results first seen free-running are seen again when the test runs on, until
-    /// `until` (the caller gives 20 times as long as its batch took, 50 ms to 2 s) and while
-    /// `go_on` says so: a value that something outside the calls decided once (a clock
-    /// crossing a boundary, a reused address) does not come back, a race does.
-    fn reappears(
-        &mut self,
-        ready: &ReadyTest,
-        seen: &Seen,
-        until: Instant,
-        go_on: impl Fn() -> bool,
-        seq: &Sequential,
-        report: &mut Report,
-    ) -> bool {
-        let timeout = self.config.hang_timeout(Some(ready.seq_time));
-        while Instant::now() < until && go_on() {
-            let spec = BatchSpec {
-                count: self.config.conc_execs,
-                timeout,
-                deadline: until,
-                control: None,
-                observe: true,
-                stride: stride(ready.seq_time),
-                seq_time: ready.seq_time,
-            };
-            let again = self.conc.rerun_batch(self.desc, &ready.test, spec);
-            report.executions += again.executions as u64;
-            let back = again.results.seen.iter().any(|s| {
-                s.results
-                    .same(&seen.results, |site| seq.varying().contains(&site))
-            });
-            if back {
-                return true;
-            }
-        }
-        false
-    }
-
     /// The control of a batch of `ready` with `schedules`: its schedulers, and (with `read`)
     /// the tracker reading its executions.
-    fn control_of(&self, ready: &ReadyTest, schedules: Schedules, read: bool) -> Control {
+    pub(super) fn control_of(
+        &self,
+        ready: &ReadyTest,
+        schedules: Schedules,
+        read: bool,
+    ) -> Control {
         let config = self.config;
         let base = match schedules {
             Schedules::Batch(base) => base,

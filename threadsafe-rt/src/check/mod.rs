@@ -1,6 +1,7 @@
 //! The check's driver: [`check`], [`generated_tests`], and the entry point of the
-//! generated `#[test]`. The search itself is in `hunt.rs`, the replay of one controlled
-//! execution in `replay.rs`, and how executions are controlled in `control.rs`.
+//! generated `#[test]`. The search itself is in `hunt.rs`, the confirmation of wrong results
+//! in `confirm.rs`, the replay of one controlled execution in `replay.rs`, and how
+//! executions are controlled in `control.rs`.
 
 use std::time::{Duration, Instant};
 
@@ -12,6 +13,7 @@ use crate::subject::description;
 use crate::subject::{Description, Subject};
 
 mod arms;
+mod confirm;
 mod control;
 mod hunt;
 mod jobs;

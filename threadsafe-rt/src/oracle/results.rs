@@ -163,6 +163,35 @@ impl Sequential {
             .any(|(k, _)| r.same(k, |s| self.varying.contains(&s)))
     }
 
+    /// Whether no linearization gives `r`, by what has run: only once every linearization
+    /// has run (none of them gave `r`), so false whenever there are too many to enumerate.
+    /// Runs nothing.
+    pub(crate) fn rules_out(&self, r: &Results) -> bool {
+        self.all_run() && !self.lookup(r)
+    }
+
+    /// Whether every linearization has run (at least [`REPEATS`] times).
+    fn all_run(&self) -> bool {
+        self.orders.as_ref().is_some_and(|o| self.tried >= o.len())
+    }
+
+    /// Whether no linearization gives any of `rs` (see [`rules_out`](Self::rules_out)) after
+    /// every linearization runs once more now: something outside the calls that moved since
+    /// the last runs (a clock past a boundary, a counter shared by all instances) then shows
+    /// in them as values that vary, or as the results of `rs`.
+    pub(crate) fn rules_out_afresh<T: Send + Sync + 'static>(
+        &mut self,
+        rs: &[&Results],
+        conc: &mut ConcRunner,
+        desc: &'static Description<T>,
+    ) -> bool {
+        let Some(orders) = self.orders.clone().filter(|_| self.all_run()) else {
+            return false;
+        };
+        self.run_orders(&orders, 1, conc, desc);
+        rs.iter().all(|r| !self.lookup(r))
+    }
+
     /// Keeps `r`, which `order` gave, unless it is known (varying values aside).
     fn keep(&mut self, r: &Results, order: &[usize]) {
         if !self
