@@ -46,10 +46,9 @@ impl<T: Send + Sync + 'static> Hunt<'_, T> {
         seen: &Seen,
         seq: &mut Sequential,
         controlled: bool,
-        timing: (Duration, Duration),
+        batch_time: Duration,
         report: &mut Report,
     ) -> Confirmed {
-        let (timeout, batch_time) = timing;
         let paced = match seq.start_confirm(&seen.results, &mut self.conc, self.desc) {
             Confirmation::Decided(Explained::Yes) => return Confirmed::Explained,
             Confirmation::Decided(_) => None,
@@ -62,8 +61,7 @@ impl<T: Send + Sync + 'static> Hunt<'_, T> {
             + (batch_time * 20).clamp(Duration::from_millis(50), Duration::from_secs(2));
         let pacing = || paced.as_ref().map_or(true, |p| !p.is_through());
         let mut back = if controlled {
-            self.comes_back(ready, seen, timeout, seq)
-                .then_some(Back::Same)
+            self.comes_back(ready, seen, seq).then_some(Back::Same)
         } else {
             self.reappears(ready, seen, until, pacing, seq, report)
         };
@@ -75,29 +73,20 @@ impl<T: Send + Sync + 'static> Hunt<'_, T> {
                 back = self.reappears(ready, seen, until, || true, seq, report);
             }
         }
-        let back = match back {
-            None => false,
-            Some(Back::Same) => true,
-            Some(Back::Like(other)) => {
-                seq.rules_out_afresh(&[&seen.results, &other], &mut self.conc, self.desc)
+        match back {
+            Some(Back::Same) => Confirmed::Back,
+            Some(Back::Like(other))
+                if seq.rules_out_afresh(&[&seen.results, &other], &mut self.conc, self.desc) =>
+            {
+                Confirmed::Back
             }
-        };
-        if back {
-            Confirmed::Back
-        } else {
-            Confirmed::NotBack
+            _ => Confirmed::NotBack,
         }
     }
 
     /// Whether a controlled execution's results come back when the batch runs again with
     /// the same schedules (they do unless something outside the schedule decides them).
-    fn comes_back(
-        &mut self,
-        ready: &ReadyTest,
-        seen: &Seen,
-        timeout: Duration,
-        seq: &Sequential,
-    ) -> bool {
+    fn comes_back(&mut self, ready: &ReadyTest, seen: &Seen, seq: &Sequential) -> bool {
         if self.config.guide == Guide::Map {
             // The schedules aimed at patterns depend on the coverage of every execution
             // so far: they do not come back. The sequential confirmation stands alone.
@@ -106,6 +95,7 @@ impl<T: Send + Sync + 'static> Hunt<'_, T> {
         let Some(schedules) = self.schedules else {
             return false;
         };
+        let timeout = self.config.hang_timeout(Some(ready.seq_time));
         let spec = BatchSpec {
             count: match schedules {
                 Schedules::Batch(_) => seen.execution + 1,

@@ -390,8 +390,7 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
                 }
                 Explained::No => {}
             }
-            let timing = (timeout, batch_time);
-            match self.confirm(ready, seen, &mut seq, controlled, timing, report) {
+            match self.confirm(ready, seen, &mut seq, controlled, batch_time, report) {
                 Confirmed::Explained => continue,
                 Confirmed::Back => {}
                 Confirmed::NotBack => {
