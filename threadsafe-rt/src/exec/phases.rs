@@ -16,7 +16,8 @@
 //! (a failure was found, or the deadline passed) ends the batch at the next publication.
 //!
 //! A waiting thread spins while spinning pays off on its thread (peers on other cores of an
-//! idle machine), then parks; the thread that moves a counter wakes the parked ones
+//! idle machine) for the batch's kind of wait ([`Kind`]: a free-running round's waits are
+//! long beside a controlled execution's), then parks; the thread that moves a counter wakes the parked ones
 //! ([`Sleepers`]). On a busy machine the waiters then leave the core to the thread they wait
 //! for, instead of spinning or yielding it away. Who wakes whom, and when:
 //! - the last arriver at the start wakes the others at once, and gives a parked one a moment
@@ -31,7 +32,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use crate::wait::Sleepers;
+use crate::wait::{Kind, Sleepers};
 
 /// How long the last thread to arrive at the start waits for the parked ones it woke to
 /// leave too (iterations of a spin: some tens of microseconds).
@@ -173,8 +174,8 @@ impl Phases {
         self.sleepers.wake_all();
     }
 
-    /// Waits until `cond` holds (true) or the batch is aborted (false): spins while that
-    /// pays off, then parks until the thread that moves the counter wakes it. Free-running
+    /// Waits until `cond` holds (true) or the batch is aborted (false): spins while waits of
+    /// the batch's kind (free-running or controlled) pay off, then parks until the thread that moves the counter wakes it. Free-running
     /// threads first spin `FREE_RUNNING_SPINS` whatever the budget says.
     fn spin_until(&self, cond: impl Fn() -> bool) -> bool {
         if self.free_running.load(Ordering::Relaxed) {
@@ -185,8 +186,13 @@ impl Phases {
                 std::hint::spin_loop();
             }
         }
+        let kind = if self.free_running.load(Ordering::Relaxed) {
+            Kind::Free
+        } else {
+            Kind::Controlled
+        };
         self.sleepers
-            .wait(cond, || self.abort.load(Ordering::Acquire))
+            .wait(kind, cond, || self.abort.load(Ordering::Acquire))
     }
 }
 

@@ -120,7 +120,7 @@ fn worker_loop(slot: &Slot) {
         // return at once (std's parking token), so none is missed.
         let ready =
             || slot.has_job.load(Ordering::Acquire) || slot.shutdown.load(Ordering::Acquire);
-        if !wait::spin(ready) {
+        if !wait::spin(wait::Kind::Job, ready) {
             while !ready() {
                 thread::park();
             }
