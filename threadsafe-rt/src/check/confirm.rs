@@ -107,6 +107,7 @@ impl<T: Send + Sync + 'static> Hunt<'_, T> {
             observe: true,
             stride: 1,
             seq_time: ready.seq_time,
+            points: ready.points,
         };
         let again = self.conc.rerun_batch(self.desc, &ready.test, spec);
         again.results.seen.iter().any(|s| {
@@ -139,6 +140,7 @@ impl<T: Send + Sync + 'static> Hunt<'_, T> {
                 observe: true,
                 stride: stride(ready.seq_time),
                 seq_time: ready.seq_time,
+                points: ready.points,
             };
             let again = self.conc.rerun_batch(self.desc, &ready.test, spec);
             report.executions += again.executions as u64;

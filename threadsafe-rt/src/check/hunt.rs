@@ -311,6 +311,7 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
             observe: config.results,
             stride: stride(ready.seq_time),
             seq_time: ready.seq_time,
+            points: ready.points,
         };
         let batch_start = Instant::now();
         let batch = if extra {

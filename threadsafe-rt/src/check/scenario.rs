@@ -152,7 +152,7 @@ fn run_batch<T: Send + Sync + 'static>(
     observe: bool,
     stride: usize,
 ) -> Result<BatchOutcome, String> {
-    let (_, seq_time) = SeqRunner::new()
+    let (run, seq_time) = SeqRunner::new()
         .run(
             desc,
             test.clone(),
@@ -173,6 +173,7 @@ fn run_batch<T: Send + Sync + 'static>(
             observe,
             stride,
             seq_time,
+            points: run.points,
         },
     ))
 }

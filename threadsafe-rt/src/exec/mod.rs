@@ -77,6 +77,9 @@ pub(crate) struct BatchSpec {
     /// How long the test took, run one call at a time: bounds the free-running threads'
     /// start offsets (`offsets.rs`).
     pub(crate) seq_time: Duration,
+    /// Scheduling points that run reached: with `seq_time`, bounds the noise's stalls at
+    /// statement points (`offsets.rs`).
+    pub(crate) points: u64,
 }
 
 /// Runs tests concurrently, many times each.
@@ -156,6 +159,7 @@ impl ConcRunner {
                     observe: spec.observe,
                     stride: spec.stride,
                     seq_time: spec.seq_time,
+                    points: spec.points,
                 },
             ),
         }

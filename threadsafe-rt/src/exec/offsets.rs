@@ -1,5 +1,6 @@
 //! Start offsets of free-running threads: how long a thread waits after the start of an
-//! execution before its first call.
+//! execution before its first call; and how long the noise at statement points may stall
+//! a thread ([`noise_window`]).
 //!
 //! Threads released together start their calls at nearly the same moment, and a race
 //! window that needs one thread a little ahead of the other is never hit. So half the
@@ -36,6 +37,29 @@ pub(super) fn window(seq_time: Duration) -> u32 {
     u32::try_from(pauses)
         .unwrap_or(MAX_WINDOW)
         .clamp(1, MAX_WINDOW)
+}
+
+/// Statement points up to which the noise's stalls may each be as long as the window: about
+/// the number of points of a test of a few calls.
+const NOISE_POINTS: u64 = 32;
+
+/// The longest stall of the noise at one statement point (`hooks.rs`) in a test whose calls,
+/// one after the other, took `seq_time` and reached `points` scheduling points: the
+/// [`window`] for tests of up to `NOISE_POINTS` points, and a share of it, in proportion,
+/// for tests of more (at least one pause).
+///
+/// About one point in eight stalls, for up to the stall's bound (log-uniform), so the noise
+/// of one execution adds up to about `points / 8` times a stall. Bounded by the window
+/// alone, a test of many points spent nearly all its time in the noise: V9's vector, seed 1,
+/// made tests of 262,152 points (a vector grown to 65,536 elements, a point per element)
+/// whose sequential run took 2 ms and whose free-running executions took about a second
+/// each, two tests of that check 1.9 s each. Stalls as long as the calls take are there to
+/// let a peer run a whole call inside a race window; a test of many points has many windows,
+/// and shorter stalls in each do that as well.
+pub(super) fn noise_window(seq_time: Duration, points: u64) -> u32 {
+    let w = u64::from(window(seq_time));
+    let scaled = w * NOISE_POINTS / points.max(NOISE_POINTS);
+    u32::try_from(scaled).unwrap_or(MAX_WINDOW).max(1)
 }
 
 /// How many pauses thread `t` of `n` waits before its calls in execution `e` of the batch
@@ -82,6 +106,17 @@ mod tests {
         let large = delays.iter().filter(|&&d| d >= 512).count();
         assert!(small > large, "{small} {large}");
         assert!(large > 0 && delays.iter().all(|&d| d <= window));
+    }
+
+    #[test]
+    fn the_noise_window_is_the_window_for_a_few_points_and_shrinks_with_many() {
+        let seq = Duration::from_millis(2);
+        assert_eq!(noise_window(seq, 0), window(seq));
+        assert_eq!(noise_window(seq, NOISE_POINTS), window(seq));
+        let many = noise_window(seq, 100 * NOISE_POINTS);
+        assert!(many >= 1 && many <= window(seq) / 50, "{many}");
+        assert_eq!(noise_window(seq, u64::MAX), 1);
+        assert_eq!(noise_window(Duration::ZERO, 1_000_000), 1);
     }
 
     #[test]
