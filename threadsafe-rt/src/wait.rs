@@ -11,11 +11,11 @@
 //! So a waiter spins only while spinning has been paying off on its thread, for its kind of
 //! wait ([`spin`]: an adaptive budget per thread and [`Kind`], halved when a spin ends
 //! without the condition and doubled when it ends with it, with a full-length probe now and
-//! then so that a machine that became idle again is noticed), then parks, without a timeout (on a virtual machine a timer costs about as much
-//! again as the wake-up itself); whoever ends the wait unparks it. [`Sleepers`] is that
-//! hand-shake for conditions that several threads wait for; a thread that will soon wait
-//! itself may owe the wake-ups until then ([`Sleepers::wake_all_owed`]), and pays them at its
-//! next wait, or when its job is done.
+//! then so that a machine that became idle again is noticed), then parks, without a timeout
+//! (on a virtual machine a timer costs about as much again as the wake-up itself); whoever
+//! ends the wait unparks it. [`Sleepers`] is that hand-shake for conditions that several
+//! threads wait for; a thread that will soon wait itself may owe the wake-ups until then
+//! ([`Sleepers::wake_all_owed`]), and pays them at its next wait, or when its job is done.
 //!
 //! The probe is what gets two threads out of a state where both park at every hand-off. Each
 //! thread's budget is its own, and once both are at the least, every hand-off wakes a parked
@@ -70,9 +70,9 @@ const SPIN_SLACK: Duration = Duration::from_micros(20);
 /// `auto` a test's controlled batch runs after free-running batches on the same workers,
 /// and its hand-offs began with the least budget and parked at every turn until a probe
 /// brought the budget back. Measured on R2's twin (`lasso` 0.7.2, seed 0, release, nothing
-/// else running): its controlled batches of 100 executions took 1.5 to 15 ms under `auto`, against 0.6 to
-/// 1 ms for the same tests under `controlled`; with a budget per kind, 0.6 to 2.7 ms, and
-/// the check ran 590 controlled batches in 3 s instead of 160.
+/// else running): its controlled batches of 100 executions took 1.5 to 15 ms under `auto`,
+/// against 0.6 to 1 ms for the same tests under `controlled`; with a budget per kind, 0.6 to
+/// 2.7 ms, and the check ran 590 controlled batches in 3 s instead of 160.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Kind {
     /// A controlled run's turn, or a phase of a controlled batch (one execution a round).
@@ -203,10 +203,10 @@ pub(crate) struct Sleepers {
 
 impl Sleepers {
     /// Waits until `done` holds (true) or `cancelled` does (false): spins while spinning waits
-    /// of `kind` pay off on this thread, then parks until [`wake_all`](Self::wake_all). The conditions must
-    /// be made true before the `wake_all` that announces them. The park has no timeout (a
-    /// timer costs about as much again as the wake-up itself on a virtual machine): every
-    /// change of a condition comes with a wake-up.
+    /// of `kind` pay off on this thread, then parks until [`wake_all`](Self::wake_all). The
+    /// conditions must be made true before the `wake_all` that announces them. The park has
+    /// no timeout (a timer costs about as much again as the wake-up itself on a virtual
+    /// machine): every change of a condition comes with a wake-up.
     pub(crate) fn wait(
         &self,
         kind: Kind,

@@ -17,9 +17,9 @@
 //!
 //! A waiting thread spins while spinning pays off on its thread (peers on other cores of an
 //! idle machine) for the batch's kind of wait ([`Kind`]: a free-running round's waits are
-//! long beside a controlled execution's), then parks; the thread that moves a counter wakes the parked ones
-//! ([`Sleepers`]). On a busy machine the waiters then leave the core to the thread they wait
-//! for, instead of spinning or yielding it away. Who wakes whom, and when:
+//! long beside a controlled execution's), then parks; the thread that moves a counter wakes
+//! the parked ones ([`Sleepers`]). On a busy machine the waiters then leave the core to the
+//! thread they wait for, instead of spinning or yielding it away. Who wakes whom, and when:
 //! - the last arriver at the start wakes the others at once, and gives a parked one a moment
 //!   to get going again, so that the threads still start together;
 //! - free-running: the leader wakes the others as soon as it publishes (they make their
@@ -175,8 +175,9 @@ impl Phases {
     }
 
     /// Waits until `cond` holds (true) or the batch is aborted (false): spins while waits of
-    /// the batch's kind (free-running or controlled) pay off, then parks until the thread that moves the counter wakes it. Free-running
-    /// threads first spin `FREE_RUNNING_SPINS` whatever the budget says.
+    /// the batch's kind (free-running or controlled) pay off, then parks until the thread
+    /// that moves the counter wakes it. Free-running threads first spin `FREE_RUNNING_SPINS`
+    /// whatever the budget says.
     fn spin_until(&self, cond: impl Fn() -> bool) -> bool {
         if self.free_running.load(Ordering::Relaxed) {
             for _ in 0..FREE_RUNNING_SPINS {
