@@ -179,7 +179,12 @@ impl Phases {
     /// that moves the counter wakes it. Free-running threads first spin `FREE_RUNNING_SPINS`
     /// whatever the budget says.
     fn spin_until(&self, cond: impl Fn() -> bool) -> bool {
-        if self.free_running.load(Ordering::Relaxed) {
+        let kind = if self.free_running.load(Ordering::Relaxed) {
+            Kind::Free
+        } else {
+            Kind::Controlled
+        };
+        if kind == Kind::Free {
             for _ in 0..FREE_RUNNING_SPINS {
                 if cond() || self.abort.load(Ordering::Relaxed) {
                     break;
@@ -187,11 +192,6 @@ impl Phases {
                 std::hint::spin_loop();
             }
         }
-        let kind = if self.free_running.load(Ordering::Relaxed) {
-            Kind::Free
-        } else {
-            Kind::Controlled
-        };
         self.sleepers
             .wait(kind, cond, || self.abort.load(Ordering::Acquire))
     }

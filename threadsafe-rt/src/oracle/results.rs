@@ -185,7 +185,10 @@ impl Sequential {
         conc: &mut ConcRunner,
         desc: &'static Description<T>,
     ) -> bool {
-        let Some(orders) = self.orders.clone().filter(|_| self.all_run()) else {
+        if !self.all_run() {
+            return false;
+        }
+        let Some(orders) = self.orders.clone() else {
             return false;
         };
         self.run_orders(&orders, 1, conc, desc);
