@@ -8,7 +8,7 @@
 //!   between whole calls, so it runs them in some sequential order and can never find the
 //!   race; auto runs this type free-running only (no controlled test at all).
 //! - [`Audited`]: two statements per method, so the calls have points inside and auto runs
-//!   controlled batches, each followed by free-running executions for a share of its time;
+//!   controlled batches of a fifth of the executions, each followed by a free-running batch;
 //!   the race is still inside one statement, and only the free-running arm finds it.
 //!
 //! Both are found as wrong results by free-running threads (the report says so); under

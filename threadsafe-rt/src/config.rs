@@ -61,11 +61,11 @@ pub enum Executor {
 pub enum ScheduleMode {
     /// Per test: free-running when its calls reach at most one scheduling point each (a
     /// controlled execution of such a test is a sequential order of whole calls); else a
-    /// controlled batch (points: `threadsafe_rt::sync` primitives, or statements of
-    /// methods annotated in a test build) followed by a free-running batch, for races in
-    /// code the scheduler cannot see. The free-running executions get an adaptive share of
-    /// the time; what one batch after each controlled batch does not use goes to tests that
-    /// run free-running only.
+    /// controlled batch of a fifth of [`Config::conc_execs`] (points: `threadsafe_rt::sync`
+    /// primitives, or statements of methods annotated in a test build) followed by a
+    /// free-running batch of all of it, for races in code the scheduler cannot see. The
+    /// free-running executions also get an adaptive share of the controlled batches' time;
+    /// what the batch beside each one does not use goes to tests that run free-running only.
     Auto,
     /// One thread at a time, switching at scheduling points as the strategy decides: a seed
     /// and an execution number replay the same interleaving.

@@ -196,8 +196,9 @@ pub fn schedules_notes(settings: &Settings) -> String {
     format!(
         "Each scheduling mode is the tool's config (Config::default() with seed and budget) \
          with `schedule` set ({}): `auto`, the default, runs a test free-running when its \
-         calls reach at most one scheduling point each, else a controlled batch followed by \
-         a free-running batch, the free executions getting an adaptive share of the time \
+         calls reach at most one scheduling point each, else a controlled batch of a fifth of \
+         the executions followed by a free-running batch of all of them, the free executions \
+         getting an adaptive share of the time \
          (what does not fit after the controlled batches goes to free-running tests of their \
          own); `controlled` only under the controlled scheduler; `stress` only free-running. \
          `auto`'s runs are the tool's runs above. On each subject the modes take turns seed \

@@ -22,6 +22,21 @@ pub(super) const FREE_SHARE_EVEN: f64 = 0.5;
 /// The share of the first test.
 pub(super) const FREE_SHARE_START: f64 = 0.25;
 
+/// The controlled batch of a test that runs both arms holds this many tenths of the check's
+/// `conc_execs` executions (at least one); the free-running batch after it holds them all.
+/// On the papers' subjects the bug mostly shows in the first executions of the right test,
+/// under control or free-running, so a check's time is its tests times what a test costs,
+/// and a controlled execution costs about twice a free-running one. With the whole count
+/// under control, auto took 1.7 times as long as `stress` there
+/// (`corpus/results/2026-11-27-smaller-controlled-batch.md`).
+pub(super) const CONTROLLED_TENTHS: usize = 2;
+
+/// Executions of the controlled batch of a test that runs both arms, when a batch holds
+/// `batch` ([`CONTROLLED_TENTHS`] of them, rounded up, at least one).
+pub(super) fn controlled_count(batch: usize) -> usize {
+    (batch * CONTROLLED_TENTHS).div_ceil(10).max(1)
+}
+
 /// How many free-running results that no sequential order gave, and that did not come back
 /// when the test ran on, a check sees before it takes the calls that gave them for
 /// nondeterministic (not compared from then on). One is not enough: under load a real race
@@ -39,21 +54,23 @@ pub(super) enum Arms {
     /// switches threads only between whole calls, so it is a sequential order of them and
     /// can find nothing; only free-running threads make the calls overlap).
     Free,
-    /// `auto` on a test with points inside its calls: a controlled batch, then free-running
-    /// executions for a share of the time ([`FreeArm`]), for races in code the scheduler
-    /// cannot see (a dependency's, or std's locks between two points).
+    /// `auto` on a test with points inside its calls: a controlled batch of a share of the
+    /// count ([`controlled_count`]), then a free-running batch, and free-running tests of
+    /// their own for the rest of the arm's share of the time ([`FreeArm`]), for races in
+    /// code the scheduler cannot see (a dependency's, or std's locks between two points).
     Both,
 }
 
 /// The free-running arm of the tests that run both arms: its share of their time, and the
 /// time it is owed.
 ///
-/// After each controlled batch the arm gets its share of the batch's time, but runs at most
-/// one batch of executions on that test: a free-running race that a test can hit mostly
-/// shows within a batch (as `stress` runs it), and thousands of executions of a test
-/// without the racing calls find nothing. What it did not use is owed, and paid with
-/// tests of its own: while it is owed, a test that would run both arms runs one
-/// free-running batch instead.
+/// After each controlled batch the arm runs one batch of executions on the same test, and
+/// gets at least its share of the controlled batch's time: a free-running race that a test
+/// can hit mostly shows within a batch (as `stress` runs it), and thousands of executions of
+/// a test without the racing calls find nothing. What the share holds beyond that batch is
+/// owed, and paid with tests of its own: while it is owed, a test that would run both arms
+/// runs one free-running batch instead. A batch longer than the share owes nothing: that
+/// batch is the arm's floor on every test, not an advance on the next ones.
 #[derive(Debug)]
 pub(super) struct FreeArm {
     share: f64,
@@ -75,17 +92,22 @@ impl FreeArm {
         self.owed > 0.0
     }
 
-    /// Grants the arm its share of a controlled batch that took `controlled`, and returns
-    /// it; owed until [`spent`](Self::spent).
-    pub(super) fn grant(&mut self, controlled: Duration) -> Duration {
+    /// Grants the arm its share of a controlled batch that took `controlled`; owed until
+    /// spent.
+    pub(super) fn grant(&mut self, controlled: Duration) {
         let time = controlled.mul_f64(self.share / (1.0 - self.share));
         self.owed += time.as_secs_f64();
-        time
     }
 
-    /// The arm ran for `time`.
+    /// The arm ran a test of its own for `time` (paying what it is owed).
     pub(super) fn spent(&mut self, time: Duration) {
         self.owed -= time.as_secs_f64();
+    }
+
+    /// The arm ran its batch on the test of a controlled batch for `time`: what that leaves
+    /// of the grant is owed, and a batch that took longer owes nothing.
+    pub(super) fn ran_beside(&mut self, time: Duration) {
+        self.owed = (self.owed - time.as_secs_f64()).max(0.0);
     }
 
     /// The share after a test whose controlled executions gave `controlled` and whose
@@ -165,50 +187,69 @@ mod tests {
     }
 
     /// The free arm's share of the time over `tests` tests that run both arms, each
-    /// controlled batch taking `controlled`, each capped free run after it `capped` at
-    /// most, each free-running test of its own `own`; and how many tests ran free only.
-    fn simulate(tests: usize, controlled: f64, capped: f64, own: f64) -> (f64, usize) {
+    /// controlled batch taking `controlled`, each free-running batch beside it or of a test
+    /// of its own `batch`; and how many tests ran free only.
+    fn simulate(tests: usize, controlled: f64, batch: f64) -> (f64, usize) {
         let mut arm = FreeArm::new();
         let (mut free, mut total, mut own_tests) = (0.0, 0.0, 0);
         for _ in 0..tests {
+            free += batch;
+            total += batch;
             if arm.owed() {
-                arm.spent(Duration::from_secs_f64(own));
-                free += own;
-                total += own;
+                arm.spent(Duration::from_secs_f64(batch));
                 own_tests += 1;
                 continue;
             }
-            let share = arm.grant(Duration::from_secs_f64(controlled));
-            let ran = share.as_secs_f64().min(capped);
-            arm.spent(Duration::from_secs_f64(ran));
-            free += ran;
-            total += controlled + ran;
+            arm.grant(Duration::from_secs_f64(controlled));
+            arm.ran_beside(Duration::from_secs_f64(batch));
+            total += controlled;
         }
         (free / total, own_tests)
     }
 
     #[test]
-    fn the_arm_gets_its_share_of_the_time_though_its_run_on_each_test_is_capped() {
-        // Controlled batches of 10 ms give the arm 3.3 ms each; it runs 1 ms on the test
-        // and pays the rest with tests of its own, of 1.5 ms.
-        let (share, own) = simulate(10_000, 0.010, 0.001, 0.0015);
+    fn slow_controlled_batches_give_the_arm_its_share_in_tests_of_its_own() {
+        // Controlled batches of 10 ms grant the arm 3.3 ms each; its batch beside each takes
+        // 1 ms, and it pays the rest with tests of its own.
+        let (share, own) = simulate(10_000, 0.010, 0.001);
         assert!((share - FREE_SHARE_START).abs() < 0.001, "{share}");
-        assert!(own > 10_000 / 3, "{own}");
-        // A run that is not cut short owes nothing: no test runs free only.
-        let (share, own) = simulate(1_000, 0.010, 1.0, 0.0015);
-        assert!((share - FREE_SHARE_START).abs() < 1e-6, "{share}");
+        assert!(own > 10_000 * 2 / 3, "{own}");
+    }
+
+    #[test]
+    fn a_batch_longer_than_the_share_is_the_floor_and_owes_nothing() {
+        // Controlled batches of 0.3 ms grant 0.1 ms; the batch of 0.5 ms beside each runs
+        // whole, and no test runs free only: the surplus is not an advance.
+        let (share, own) = simulate(1_000, 0.0003, 0.0005);
+        assert!((share - 0.5 / 0.8).abs() < 1e-9, "{share}");
         assert_eq!(own, 0);
+        // Nor does it stand against a later slow batch's grant.
+        let mut arm = FreeArm::new();
+        arm.grant(Duration::from_micros(300));
+        arm.ran_beside(Duration::from_micros(500));
+        assert!(!arm.owed());
+        arm.grant(Duration::from_millis(30));
+        arm.ran_beside(Duration::from_micros(500));
+        assert!(arm.owed());
     }
 
     #[test]
     fn settling_forgets_what_is_owed() {
         let mut arm = FreeArm::new();
-        let share = arm.grant(Duration::from_millis(30));
-        assert_eq!(share, Duration::from_millis(10));
+        arm.grant(Duration::from_millis(30));
         arm.spent(Duration::from_millis(4));
         assert!(arm.owed());
         arm.settle();
         assert!(!arm.owed());
+    }
+
+    #[test]
+    fn the_controlled_batch_holds_its_share_of_the_count_and_at_least_one() {
+        assert_eq!(controlled_count(100), 20);
+        assert_eq!(controlled_count(1_000), 200);
+        assert_eq!(controlled_count(7), 2);
+        assert_eq!(controlled_count(1), 1);
+        assert_eq!(controlled_count(0), 1);
     }
 
     #[test]

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::arms::{Arms, FreeArm, UNCONFIRMED_BEFORE_VARYING};
+use super::arms::{controlled_count, Arms, FreeArm, UNCONFIRMED_BEFORE_VARYING};
 use super::confirm::Confirmed;
 use super::control::{control, exactly, TARGETS_PER_TEST};
 use crate::config::{Config, Guide, ReplayToken, ScheduleMode};
@@ -214,38 +214,32 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
             // The free arm's owed time goes to tests of its own, a batch each, as under
             // `stress` (see [`FreeArm`]). The batch counts as the test's: the seeds of the
             // controlled batches after it, and so replay tokens, stay as they were.
-            return self.run_free_arm(ready, self.deadline, false, report);
+            let start = Instant::now();
+            let ended = self.run_batch(ready, None, self.batch_size, report);
+            self.free.spent(start.elapsed());
+            return ended;
         }
         let schedules = (arms != Arms::Free).then(|| Schedules::Batch(self.conc.next_batch_seed()));
+        // Under both arms, the controlled batch holds a share of the count; the free-running
+        // batch after it, all of it.
+        let count = if both {
+            controlled_count(self.batch_size)
+        } else {
+            self.batch_size
+        };
         let start = Instant::now();
-        let ended = self.run_batch(ready, schedules, self.batch_size, report);
+        let ended = self.run_batch(ready, schedules, count, report);
         if ended.is_some() || !both {
             return ended;
         }
-        // The free arm's share of the test's time, at most a batch of executions on it.
-        // Not a batch of the check's count.
         let controlled_seen = std::mem::take(&mut self.last_results);
-        let free_time = self.free.grant(start.elapsed());
-        let until = (Instant::now() + free_time).min(self.deadline);
-        let ended = self.run_free_arm(ready, until, true, report);
+        self.free.grant(start.elapsed());
+        let start = Instant::now();
+        let ended = self.run_batch_until(ready, None, self.batch_size, self.deadline, true, report);
+        self.free.ran_beside(start.elapsed());
         if ended.is_none() {
             self.free.judge(&controlled_seen, &self.last_results);
         }
-        ended
-    }
-
-    /// One free-running batch of `ready` for the free arm, until `deadline`, its time
-    /// charged to the arm; `extra` as in [`run_batch_until`](Self::run_batch_until).
-    fn run_free_arm(
-        &mut self,
-        ready: &ReadyTest,
-        deadline: Instant,
-        extra: bool,
-        report: &mut Report,
-    ) -> Option<Ended> {
-        let start = Instant::now();
-        let ended = self.run_batch_until(ready, None, self.batch_size, deadline, extra, report);
-        self.free.spent(start.elapsed());
         ended
     }
 
