@@ -205,11 +205,17 @@ fn hunt(subject: &Subject, mode: Mode, seed: u64, budget: Duration, p: &mut Prog
                     Some(v.executions_until_found),
                 );
                 run.symptom = Some(measure::symptom(&v.failure));
+                run.controlled = Some(v.controlled);
                 format!(
-                    "found after {} tests, {} executions, {}: {}",
+                    "found after {} tests, {} executions, {}, by {}: {}",
                     v.tests_until_found,
                     v.executions_until_found,
                     measure::secs(v.time_to_bug.as_secs_f64()),
+                    if v.controlled {
+                        "a controlled execution"
+                    } else {
+                        "free-running threads"
+                    },
                     measure::short(&v.failure.to_string()),
                 )
             }

@@ -34,6 +34,12 @@ fn runs_json(runs: &[Run]) -> Json {
                 ),
                 ("note", Json::opt(r.note.clone(), Json::Str)),
                 ("symptom", Json::opt(r.symptom, Json::str)),
+                (
+                    "arm",
+                    Json::opt(r.controlled, |c| {
+                        Json::str(if c { "controlled" } else { "free-running" })
+                    }),
+                ),
             ])
         })
         .collect();
@@ -278,7 +284,7 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
-    use crate::measure::fixtures::{meta, sample, settings, with_guides};
+    use crate::measure::fixtures::{meta, miss, sample, settings, with_guides};
     use crate::measure::json::parse;
 
     #[test]
@@ -341,5 +347,35 @@ mod tests {
         let text = value.render();
         let back = parse::value(&text).expect("valid JSON");
         assert_eq!(back, value);
+    }
+
+    #[test]
+    fn each_find_names_the_arm_that_found_it_and_a_miss_none() {
+        let mut subject = sample();
+        subject.tool[0].controlled = Some(true);
+        subject.tool[1].controlled = Some(false);
+        subject.tool.push(miss());
+        let value = report_json(&meta(settings(["--quick"])), &[subject]);
+        let get = |v: &Json, key: &str| match v {
+            Json::Obj(pairs) => pairs.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone()),
+            _ => None,
+        };
+        let Some(Json::Arr(subjects)) = get(&value, "subjects") else {
+            panic!("no subjects")
+        };
+        let tool = get(&subjects[0], "tool").unwrap();
+        let Some(Json::Arr(runs)) = get(&tool, "runs") else {
+            panic!("no runs")
+        };
+        let arms: Vec<_> = runs.iter().map(|r| get(r, "arm")).collect();
+        assert_eq!(
+            arms,
+            [
+                Some(Json::str("controlled")),
+                Some(Json::str("free-running")),
+                Some(Json::Null),
+                Some(Json::Null),
+            ]
+        );
     }
 }

@@ -26,6 +26,9 @@ pub struct Run {
     /// What a find of the tool saw: `"wrong result"`, `"panic"` or `"deadlock"`; `None` for
     /// a miss or a naive test.
     pub symptom: Option<&'static str>,
+    /// Whether a find of the tool came from a controlled execution (`Some(false)`: from
+    /// free-running threads); `None` for a miss or a naive test.
+    pub controlled: Option<bool>,
 }
 
 impl Run {
@@ -39,6 +42,7 @@ impl Run {
             executions,
             note: None,
             symptom: None,
+            controlled: None,
         }
     }
 
@@ -52,6 +56,7 @@ impl Run {
             executions: None,
             note: None,
             symptom: None,
+            controlled: None,
         }
     }
 }
