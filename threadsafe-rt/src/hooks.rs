@@ -24,6 +24,10 @@ thread_local! {
     static NOISE: Cell<u64> = const { Cell::new(0) };
     /// The longest stall of the noise, in `spin_loop` pauses.
     static NOISE_WINDOW: Cell<u32> = const { Cell::new(1) };
+    /// The most stalls of the noise in one execution.
+    static NOISE_STALLS: Cell<u32> = const { Cell::new(0) };
+    /// The stalls the noise has left in this execution.
+    static NOISE_LEFT: Cell<u32> = const { Cell::new(0) };
     /// Whether the noise yields the core now and then. Not on a busy machine, where the
     /// threads run pinned apart (`exec/cores.rs`): there a thread's core is shared with
     /// another process, and a yield hands it over for a whole time slice (milliseconds),
@@ -90,15 +94,18 @@ pub(crate) fn points_seen() -> u64 {
     POINTS.with(Cell::get)
 }
 
-/// Turns stress-mode noise at statement points on (a non-zero seed) or off (0).
+/// Turns stress-mode noise at statement points on (a non-zero seed) or off (0), for one
+/// execution: the stalls it may make start afresh.
 pub(crate) fn set_noise(seed: u64) {
     NOISE.with(|n| n.set(seed));
+    NOISE_LEFT.with(|left| left.set(NOISE_STALLS.with(Cell::get)));
 }
 
-/// Bounds the noise's stalls to `pauses` (about as long as the test's calls take; see
-/// `exec/offsets.rs`).
-pub(crate) fn set_noise_window(pauses: u32) {
+/// Bounds each of the noise's stalls to `pauses` (about as long as the test's calls take)
+/// and their number in one execution to `stalls` (see `exec/offsets.rs`).
+pub(crate) fn set_noise_bounds(pauses: u32, stalls: u32) {
     NOISE_WINDOW.with(|w| w.set(pauses));
+    NOISE_STALLS.with(|s| s.set(stalls));
 }
 
 /// Whether the noise may yield the core (not where threads are pinned apart on a busy
@@ -126,7 +133,7 @@ pub(crate) fn statement(p: &'static StatementPoint) {
         let window = NOISE_WINDOW.with(Cell::get);
         let (x, stall) = next_stall(x, window, NOISE_YIELDS.with(Cell::get));
         n.set(x);
-        match stall {
+        match NOISE_LEFT.with(|left| within(stall, left)) {
             Stall::Yield => std::thread::yield_now(),
             Stall::Spin(pauses) => {
                 for _ in 0..pauses {
@@ -166,6 +173,17 @@ fn next_stall(mut x: u64, window: u32, yields: bool) -> (u64, Stall) {
         _ => Stall::Nothing,
     };
     (x, stall)
+}
+
+/// `stall`, if the execution has stalls `left` (then one fewer), else nothing.
+fn within(stall: Stall, left: &Cell<u32>) -> Stall {
+    match (stall, left.get()) {
+        (Stall::Nothing, _) | (_, 0) => Stall::Nothing,
+        (stall, n) => {
+            left.set(n - 1);
+            stall
+        }
+    }
 }
 
 /// The `sync` shims' fast path, once per operation: true on a thread of a controlled run that
@@ -258,7 +276,9 @@ fn lock_kind(exclusive: bool) -> PointKind {
 
 #[cfg(test)]
 mod tests {
-    use super::{next_stall, Stall};
+    use std::cell::Cell;
+
+    use super::{next_stall, within, Stall};
 
     /// The stalls of `steps` points from seed 1, window 4,096 pauses.
     fn stalls(steps: usize, yields: bool) -> Vec<Stall> {
@@ -296,5 +316,22 @@ mod tests {
             })
             .max();
         assert_eq!(longest, Some(4096), "up to the window");
+    }
+
+    #[test]
+    fn an_execution_stalls_as_often_as_it_may_and_then_runs_on() {
+        let left = Cell::new(3);
+        let kept: Vec<Stall> = stalls(10_000, true)
+            .into_iter()
+            .map(|s| within(s, &left))
+            .collect();
+        let made: Vec<Stall> = kept.into_iter().filter(|s| *s != Stall::Nothing).collect();
+        let first: Vec<Stall> = stalls(10_000, true)
+            .into_iter()
+            .filter(|s| *s != Stall::Nothing)
+            .take(3)
+            .collect();
+        assert_eq!(made, first, "the first three stalls, then none");
+        assert_eq!(left.get(), 0);
     }
 }

@@ -19,7 +19,7 @@ use super::call::{CallOutcome, FreshArgs, Pool};
 use super::control::Control;
 use super::cores::Cores;
 use super::execution::{materialize_all, run_post, run_prefix, run_suffix};
-use super::offsets::{noise_window, start_delay, window};
+use super::offsets::{noise_stalls, noise_window, start_delay, window};
 use super::outcome::{blocked_at, calls_in_progress, evaluate, Blocked, ExecOutcome, Site, IDLE};
 use super::phases::Phases;
 use super::results::{Distinct, Results};
@@ -101,6 +101,8 @@ struct Batch<T: 'static> {
     window: u32,
     /// The longest stall of the noise at a statement point, in pauses (see `offsets.rs`).
     noise_window: u32,
+    /// The most stalls of the noise on one thread in one execution (see `offsets.rs`).
+    noise_stalls: u32,
     /// Whether calls' return values are observed, and the distinct results kept.
     observe: bool,
     distinct: Mutex<Distinct>,
@@ -272,7 +274,7 @@ impl<T: Send + Sync + 'static> Batch<T> {
         if let Some(cores) = &self.cores {
             cores.note_start(t);
         }
-        hooks::set_noise_window(self.noise_window);
+        hooks::set_noise_bounds(self.noise_window, self.noise_stalls);
         // Pinned apart, a thread shares its core with another process: no yields in the
         // noise (see `hooks.rs`).
         hooks::set_noise_yields(!self.cores.as_ref().is_some_and(Cores::apart));
@@ -444,7 +446,8 @@ pub(super) struct Plan<'w, T: 'static> {
     pub(super) stride: usize,
     /// How long the test's calls take one after the other: bounds the start delays.
     pub(super) seq_time: Duration,
-    /// How many scheduling points that run reached: bounds the noise's stalls.
+    /// How many scheduling points that run reached: bounds the noise's stalls, in length
+    /// and in number.
     pub(super) points: u64,
 }
 
@@ -472,6 +475,7 @@ pub(super) fn run<T: Send + Sync + 'static>(
         jitter_seed: plan.jitter_seed,
         window: window(plan.seq_time),
         noise_window: noise_window(plan.seq_time, plan.points),
+        noise_stalls: noise_stalls(plan.points),
         observe: plan.observe,
         distinct: Mutex::new(Distinct::default()),
         at: (0..=n).map(|_| Padded(AtomicUsize::new(IDLE))).collect(),

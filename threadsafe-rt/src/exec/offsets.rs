@@ -1,6 +1,6 @@
 //! Start offsets of free-running threads: how long a thread waits after the start of an
 //! execution before its first call; and how long the noise at statement points may stall
-//! a thread ([`noise_window`]).
+//! a thread ([`noise_window`]), and how many times in one execution ([`noise_stalls`]).
 //!
 //! Threads released together start their calls at nearly the same moment, and a race
 //! window that needs one thread a little ahead of the other is never hit. So half the
@@ -62,6 +62,20 @@ pub(super) fn noise_window(seq_time: Duration, points: u64) -> u32 {
     u32::try_from(scaled).unwrap_or(MAX_WINDOW).max(1)
 }
 
+/// The most stalls (spins and yields) the noise makes on one thread in one execution of a
+/// test whose sequential run reached `points` scheduling points: half that many (at least
+/// half of `NOISE_POINTS`), some three times the one point in six that stalls on average.
+///
+/// A concurrent run can reach far more points than the sequential one that sized the
+/// window. V9's vector, seed 1, made a test of `elements()` beside `set_size(capacity())`:
+/// one after the other, `elements()` enumerates nothing (8 points, 12 µs); beside it, the
+/// vector grows to the capacity, some 65,000 elements, with points in each. Unbounded, the
+/// noise of those points made each free-running execution take about 50 ms, and the
+/// test's batch of 100 took 2 to 5 seconds of a 10 s check, twice in the check.
+pub(super) fn noise_stalls(points: u64) -> u32 {
+    u32::try_from(points.max(NOISE_POINTS) / 2).unwrap_or(u32::MAX)
+}
+
 /// How many pauses thread `t` of `n` waits before its calls in execution `e` of the batch
 /// seeded with `seed`, with waits up to `window` pauses.
 pub(super) fn start_delay(seed: u64, e: usize, t: usize, n: usize, window: u32) -> u32 {
@@ -117,6 +131,14 @@ mod tests {
         assert!(many >= 1 && many <= window(seq) / 50, "{many}");
         assert_eq!(noise_window(seq, u64::MAX), 1);
         assert_eq!(noise_window(Duration::ZERO, 1_000_000), 1);
+    }
+
+    #[test]
+    fn the_noise_stalls_half_the_points_at_most_and_a_few_points_some() {
+        assert_eq!(noise_stalls(0), 16);
+        assert_eq!(noise_stalls(NOISE_POINTS), 16);
+        assert_eq!(noise_stalls(1_000), 500);
+        assert_eq!(noise_stalls(u64::MAX), u32::MAX);
     }
 
     #[test]
