@@ -6,8 +6,17 @@ use threadsafe_rt::Guide;
 
 use super::cli::{parse_args, Command, Settings};
 use super::header::Meta;
+use super::json::Json;
 use super::results::{CoverageCounts, GuideResult, SubjectResult, TwinCheck};
 use super::stats::Run;
+
+/// The value of `key` in the JSON object `v` (`None` if `v` is not an object or lacks it).
+pub(super) fn get(v: &Json, key: &str) -> Option<Json> {
+    match v {
+        Json::Obj(pairs) => pairs.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone()),
+        _ => None,
+    }
+}
 
 pub(super) fn hit(seconds: f64) -> Run {
     Run::found(0, seconds, Some(3), Some(300))

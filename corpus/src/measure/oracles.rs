@@ -148,7 +148,7 @@ pub fn oracles_notes(settings: &Settings) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::measure::fixtures::{hit, meta, miss, sample, settings};
+    use crate::measure::fixtures::{get, hit, meta, miss, sample, settings};
     use crate::measure::header::header;
     use crate::measure::json::{parse, Json};
     use crate::measure::report_json::report_json;
@@ -242,10 +242,6 @@ mod tests {
         );
         let value = report_json(&meta, &[with_oracles(), sample()]);
         assert_eq!(parse::value(&value.render()).expect("valid JSON"), value);
-        let get = |v: &Json, key: &str| match v {
-            Json::Obj(pairs) => pairs.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone()),
-            _ => None,
-        };
         let settings = get(&value, "settings").unwrap();
         assert_eq!(get(&settings, "oracles"), Some(Json::Bool(true)));
         let Some(Json::Arr(subjects)) = get(&value, "subjects") else {

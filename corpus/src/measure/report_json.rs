@@ -284,7 +284,7 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
-    use crate::measure::fixtures::{meta, miss, sample, settings, with_guides};
+    use crate::measure::fixtures::{get, meta, miss, sample, settings, with_guides};
     use crate::measure::json::parse;
 
     #[test]
@@ -296,10 +296,6 @@ mod tests {
         let value = report_json(&meta, &[with_guides(), sample()]);
         let text = value.render();
         assert_eq!(parse::value(&text).expect("valid JSON"), value);
-        let get = |v: &Json, key: &str| match v {
-            Json::Obj(pairs) => pairs.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone()),
-            _ => None,
-        };
         let settings = get(&value, "settings").unwrap();
         assert_eq!(
             get(&settings, "guides"),
@@ -356,10 +352,6 @@ mod tests {
         subject.tool[1].controlled = Some(false);
         subject.tool.push(miss());
         let value = report_json(&meta(settings(["--quick"])), &[subject]);
-        let get = |v: &Json, key: &str| match v {
-            Json::Obj(pairs) => pairs.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone()),
-            _ => None,
-        };
         let Some(Json::Arr(subjects)) = get(&value, "subjects") else {
             panic!("no subjects")
         };

@@ -213,7 +213,7 @@ pub fn schedules_notes(settings: &Settings) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::measure::fixtures::{hit, meta, miss, sample, settings};
+    use crate::measure::fixtures::{get, hit, meta, miss, sample, settings};
     use crate::measure::header::header;
     use crate::measure::json::{parse, Json};
     use crate::measure::report_json::report_json;
@@ -316,10 +316,6 @@ mod tests {
         // The JSON has the counts in the settings and each count's runs per subject.
         let value = report_json(&meta, &[with_jobs(), sample()]);
         assert_eq!(parse::value(&value.render()).expect("valid JSON"), value);
-        let get = |v: &Json, key: &str| match v {
-            Json::Obj(pairs) => pairs.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone()),
-            _ => None,
-        };
         let settings = get(&value, "settings").unwrap();
         assert_eq!(
             get(&settings, "jobs"),
