@@ -31,6 +31,9 @@ pub mod bounded_stack;
 pub mod expect;
 pub mod harness;
 pub mod nondeterministic;
+/// The README's `Stack`, line for line (`tests/tests/readme_example.rs` holds the two equal).
+#[rustfmt::skip]
+pub mod readme_stack;
 pub mod temp;
 
 /// The 1-based number of the only line of `source` that contains `needle`.
