@@ -287,11 +287,24 @@ macro_rules! schedule {
     };
 }
 
+/// Entry points for the project's own benchmarks (`threadsafe-bench`), behind the cargo
+/// feature `bench` (off by default): a test written by hand, by method names, run by the
+/// free-running executor alone ([`run_scenario`](bench::run_scenario)), and the results
+/// oracle's judgement of such a test's executions alone
+/// ([`judge_scenario`](bench::judge_scenario)). Unstable, not for users: they change with
+/// the benchmarks, and `#[thread_safe]`'s expansion does not use them.
+#[cfg(feature = "bench")]
+pub mod bench {
+    pub use crate::check::{judge_scenario, run_scenario, JudgeRun, ScenarioRun};
+    /// The most executions a free-running round runs back to back (a check's stride for a
+    /// test of cheap calls).
+    pub const MAX_STRIDE: usize = crate::exec::MAX_STRIDE;
+}
+
 /// Used by the code `#[thread_safe]` expands to; not a public API.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::check::{judge_scenario, run_scenario, run_test, JudgeRun, ScenarioRun};
-    pub use crate::exec::MAX_STRIDE;
+    pub use crate::check::run_test;
     pub use crate::point::{FieldAccess, StatementPoint};
 
     /// A seed drawn when the test runs (`#[thread_safe(seed = "random")]`).

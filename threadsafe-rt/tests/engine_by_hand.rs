@@ -102,11 +102,13 @@ fn finds_check_then_act_and_not_in_the_twin() {
 /// The hook the oracle's benchmark times: four threads of three calls of the correct stack
 /// (369,600 linearizations, the search's ground), every distinct result explained, with the
 /// order the calls returned in tried first and with the search alone.
+#[cfg(feature = "bench")]
 #[test]
 fn the_oracle_alone_explains_a_correct_stack() {
     let calls = &["push", "pop_or_zero", "pop_or_zero"][..];
     for hint in [true, false] {
-        let r = judge_scenario::<Correct>("new", &[calls; 4], &[], 20, hint).unwrap();
+        let r = threadsafe_rt::bench::judge_scenario::<Correct>("new", &[calls; 4], &[], 20, hint)
+            .unwrap();
         assert_eq!((r.linearizations, r.executions), (369_600, 20), "{r:?}");
         assert!(r.distinct >= 1, "{r:?}");
         assert_eq!((r.explained, r.unknown), (r.distinct, 0), "{r:?}");
@@ -116,7 +118,8 @@ fn the_oracle_alone_explains_a_correct_stack() {
         let least = if hint { r.distinct } else { 4 };
         assert!(r.runs >= least, "{r:?}");
     }
-    let e = judge_scenario::<Correct>("new", &[&["nope"][..]], &[], 1, true).unwrap_err();
+    let e = threadsafe_rt::bench::judge_scenario::<Correct>("new", &[&["nope"][..]], &[], 1, true)
+        .unwrap_err();
     assert!(e.contains("`nope`"), "{e}");
 }
 
@@ -205,16 +208,6 @@ fn three_threads_run_three_suffixes() {
         tests.iter().all(|t| t.matches("s.spawn(").count() == 3),
         "{tests:#?}"
     );
-}
-
-#[test]
-#[ignore]
-fn throughput_probe() {
-    let mut c = Config::default();
-    c.budget = std::time::Duration::from_secs(2);
-    c.conc_execs = 100_000;
-    let r = check::<Correct>(&c);
-    println!("{r}");
 }
 
 /// The same check-then-act stack, with the statement points `#[thread_safe]` inserts in

@@ -20,9 +20,11 @@ mod jobs;
 mod notes;
 mod regressions;
 mod replay;
+#[cfg(feature = "bench")]
 mod scenario;
 mod shrink;
 
+#[cfg(feature = "bench")]
 pub use scenario::{judge_scenario, run_scenario, JudgeRun, ScenarioRun};
 
 /// Checks `T` for thread-safety violations with `config` (environment variables are not

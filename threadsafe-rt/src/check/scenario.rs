@@ -1,7 +1,8 @@
 //! A test written by hand, by method names, run by the free-running executor alone: what
 //! the benchmarks compare with a hand-written stress loop of the same calls (no generator,
 //! no oracle, no coverage in the way); and the results oracle's judgement of such a test's
-//! executions alone, what the benchmark of the oracle times.
+//! executions alone, what the benchmark of the oracle times. Only with the `bench` feature,
+//! as `threadsafe_rt::bench`: the project's benchmarks use it, nothing else does.
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -32,7 +33,7 @@ pub struct ScenarioRun {
 /// key take the same key); an argument of type `T` is the instance itself. With `observe`,
 /// the return values are kept as the check keeps them. `stride`: executions per round (a
 /// check gives a test of cheap calls
-/// [`MAX_STRIDE`](crate::__private::MAX_STRIDE)).
+/// [`MAX_STRIDE`](crate::bench::MAX_STRIDE)).
 ///
 /// # Errors
 /// A name that is not a constructor or method the generator can call.
