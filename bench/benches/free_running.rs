@@ -11,7 +11,7 @@
 //! - hand loop: [`threadsafe_bench::hand_loop::run`]: two persistent threads (the calling
 //!   one and a helper released by a spin flag), the pair on a fresh instance per round, the
 //!   read after; rate = rounds/s.
-//! - threadsafe: `__private::run_scenario`, the free-running batch executor on the test
+//! - threadsafe: `threadsafe_rt::bench::run_scenario`, the free-running batch executor on the test
 //!   `new(); [a] ‖ [b]; read()` (generation, oracle and coverage left out); rate =
 //!   executions/s, in three arms: one execution per round (the executor before strides),
 //!   a check's stride with return values not observed, and as a check runs it (stride and
@@ -35,8 +35,8 @@ use std::time::Duration;
 
 use dashmap::DashMap;
 use threadsafe_bench::{hand_loop, harness};
-use threadsafe_corpus::measure::{median, thousands};
-use threadsafe_rt::__private::MAX_STRIDE;
+use threadsafe_bench::{median, thousands};
+use threadsafe_rt::bench::MAX_STRIDE;
 use threadsafe_rt::{thread_safe, Subject};
 
 /// An atomic hit counter.
@@ -94,7 +94,7 @@ impl DashNames {
 struct Subj {
     name: &'static str,
     pair: &'static str,
-    tool: fn(usize, Arm) -> threadsafe_rt::__private::ScenarioRun,
+    tool: fn(usize, Arm) -> threadsafe_rt::bench::ScenarioRun,
     hand: fn(Duration) -> hand_loop::LoopRun,
 }
 
@@ -137,8 +137,8 @@ fn tool<T: Subject>(
     read: &str,
     executions: usize,
     arm: Arm,
-) -> threadsafe_rt::__private::ScenarioRun {
-    let run = threadsafe_rt::__private::run_scenario::<T>(
+) -> threadsafe_rt::bench::ScenarioRun {
+    let run = threadsafe_rt::bench::run_scenario::<T>(
         "new",
         &[&[m], &[m]],
         &[read],

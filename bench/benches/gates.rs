@@ -22,7 +22,7 @@ use std::time::Instant;
 
 use threadsafe_bench::gated::{array_list, string_buffer, StrBuf};
 use threadsafe_bench::harness;
-use threadsafe_corpus::measure::median;
+use threadsafe_bench::median;
 use threadsafe_rt::gates::{self, Schedule};
 
 struct Row {

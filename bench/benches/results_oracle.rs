@@ -22,7 +22,7 @@
 //! not come back when the test ran again (`report.results.not_reproduced`), median per
 //! check; each cost the oracle its confirmation and the rerun.
 //!
-//! **Judging one test.** `__private::judge_scenario`: `new()`, then three calls on each of
+//! **Judging one test.** `threadsafe_rt::bench::judge_scenario`: `new()`, then three calls on each of
 //! four threads (369,600 linearizations: the depth-first search, not the enumeration), run
 //! free-running `E` times (200; quick: 50) with results observed; then a fresh oracle judges
 //! each distinct result, as a check does after a batch: trying first the order in which the
@@ -43,7 +43,7 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use threadsafe_bench::harness;
-use threadsafe_corpus::measure::{geomean, median, thousands, Estimate};
+use threadsafe_bench::{geomean, median, thousands, Estimate};
 use threadsafe_rt::sync::atomic::{AtomicU64, Ordering};
 use threadsafe_rt::sync::Mutex;
 use threadsafe_rt::{check, thread_safe, Config, ScheduleMode, Subject, Verdict};
@@ -117,16 +117,16 @@ struct Subj {
     check: fn(&Config) -> threadsafe_rt::Report,
     /// The calls of each of the four threads of the judged test.
     calls: [&'static str; 3],
-    judge: fn(usize, bool) -> threadsafe_rt::__private::JudgeRun,
+    judge: fn(usize, bool) -> threadsafe_rt::bench::JudgeRun,
 }
 
 fn judge<T: Subject>(
     calls: [&str; 3],
     executions: usize,
     hint: bool,
-) -> threadsafe_rt::__private::JudgeRun {
+) -> threadsafe_rt::bench::JudgeRun {
     let threads = [&calls[..]; 4];
-    threadsafe_rt::__private::judge_scenario::<T>("new", &threads, &[], executions, hint)
+    threadsafe_rt::bench::judge_scenario::<T>("new", &threads, &[], executions, hint)
         .unwrap_or_else(|e| panic!("{e}"))
 }
 
@@ -282,7 +282,7 @@ fn main() {
             .iter()
             .map(|r| r.elapsed.as_secs_f64() / r.distinct.max(1) as f64)
             .collect();
-        let m = |f: fn(&threadsafe_rt::__private::JudgeRun) -> f64| {
+        let m = |f: fn(&threadsafe_rt::bench::JudgeRun) -> f64| {
             median(&runs.iter().map(f).collect::<Vec<_>>()).unwrap_or(0.0)
         };
         println!(

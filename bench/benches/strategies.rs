@@ -23,7 +23,7 @@ use threadsafe_corpus::contege::sync_locks::concurrent_hash_map::{
     ConcurrentHashMap, FixedConcurrentHashMap,
 };
 use threadsafe_corpus::contege::sync_locks::string_buffer::{FixedStringBuffer, StringBuffer};
-use threadsafe_corpus::measure::{cores, secs, Bound, CpuMeter, OtherCpu, Run, Stats};
+use threadsafe_bench::{cores, secs, Bound, CpuMeter, OtherCpu, Run, Stats};
 use threadsafe_rt::{check, Config, Failure, Report, ScheduleMode, Strategy, Subject, Verdict};
 
 /// How a check schedules the threads of its executions.

@@ -38,7 +38,7 @@ use std::time::{Duration, Instant};
 
 use threadsafe_bench::counter::Counter;
 use threadsafe_bench::harness;
-use threadsafe_corpus::measure::{cores, median, thousands, CpuMeter};
+use threadsafe_bench::{cores, median, thousands, CpuMeter};
 use threadsafe_rt::{check, generated_tests, Config, ScheduleMode, Strategy, Verdict};
 
 /// The most executions of the one test: large, so that one batch fills the budget.

@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use threadsafe_corpus::measure::{load_averages, loads, parse_duration};
+use crate::{load_averages, loads, parse_duration};
 
 /// The environment variable that selects the quick mode (a smoke run for CI): any value but
 /// empty or `0`.

@@ -30,6 +30,60 @@
 //! version. See `bench/README.md` for the knobs.
 
 pub mod counter;
+
 pub mod gated;
 pub mod hand_loop;
 pub mod harness;
+
+mod beside;
+mod checks;
+mod cli;
+#[cfg(test)]
+mod fixtures;
+mod guides;
+mod header;
+mod json;
+mod location;
+mod machine;
+mod model;
+mod neighbour;
+mod oracles;
+mod report_json;
+mod shrinking;
+mod stats;
+mod table;
+mod units;
+mod variants;
+
+pub use beside::{
+    beside_geomean_row, beside_notes, beside_row, beside_table, beside_table_head, BesideResult,
+};
+pub use checks::{is_a_find, is_the_bug, panic_message, short, symptom, tool_config};
+pub use cli::{parse_args, select, Command, Selection, Settings, QUICK_SUBJECTS, USAGE};
+pub use guides::{
+    guide_name, guides_geomean_row, guides_notes, guides_row, guides_table, guides_table_head,
+    GUIDES, GUIDE_RATIOS, GUIDE_TWIN_SEEDS,
+};
+pub use header::{command_line, header, machine_line, utc_date, Meta};
+pub use json::{escape, Json};
+pub use location::{location_file, same_file};
+pub use machine::{cores, cpu_model, load_averages, loads, CpuMeter, OtherCpu};
+pub use model::{CoverageCounts, GuideResult, SubjectResult, TwinCheck};
+pub use neighbour::{prepare as prepare_neighbour, Neighbour, WARM_UP};
+pub use oracles::{
+    oracle_name, oracles_geomean_row, oracles_notes, oracles_row, oracles_table,
+    oracles_table_head, OracleResult,
+};
+pub use report_json::{report_json, subject_json};
+pub use shrinking::{
+    parse_shrinking_args, shrinking_header, shrinking_notes, shrinking_row, shrinking_summary,
+    shrinking_summary_rows, shrinking_table, shrinking_table_head, ShrinkFind, ShrinkMeta,
+    ShrinkSettings, ShrinkSubject, SHRINKING_USAGE,
+};
+pub use stats::{geomean, median, Bound, Estimate, Run, Stats};
+pub use table::{geomean_row, table, table_head, table_notes, table_row, Columns};
+pub use units::{parse_duration, secs, thousands};
+pub use variants::{
+    jobs_label, jobs_notes, jobs_table, schedule_label, schedules_notes, schedules_table,
+    variants_geomean_row, variants_row, variants_table, variants_table_head, Compared, Variant,
+};

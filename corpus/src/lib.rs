@@ -1,7 +1,7 @@
 //! The benchmark corpus of `threadsafe`: a Rust counterpart of each of the 20 subjects of
 //! MAPTest (Wang et al., ASE 2019, Table II) and of ConTeGe's MedlineSentenceModel (Pradel &
 //! Gross, PLDI 2012, Table 1), each with a correct twin; seven subjects whose only symptom
-//! is a wrong result ([`results`], `W1` … `W7`), for the results oracle; and thin wrappers of
+//! is a wrong result ([`wrong_result`], `W1` … `W7`), for the results oracle; and thin wrappers of
 //! published crate versions with races fixed upstream, the fixed version as the twin
 //! ([`real`], `R1` …), whose races are inside the dependency.
 //!
@@ -12,9 +12,9 @@
 //! statement_points = "always")]`: the harness checks them from outside this crate's tests,
 //! so their statement points must exist in every build.
 //!
-//! [`all`] lists the subjects; the harness (`cargo bench -p threadsafe-corpus --bench
-//! time_to_bug`) checks each one and its twin. [`measure`] holds what the harness computes
-//! and prints, and the measuring helpers the benchmarks of `threadsafe-bench` share with it.
+//! [`all`] lists the subjects; the time-to-bug harness of `threadsafe-bench` (`cargo bench
+//! -p threadsafe-bench --bench time_to_bug`) checks each one and its twin. No measuring code
+//! lives here: this crate is the subjects and their catalogue.
 //!
 //! [`contege`] is the catalogue's other part: the ports of Pradel & Gross's bugs that the
 //! end-to-end tests (`threadsafe-tests`) and the benchmarks check, with `std` locks and with
@@ -30,11 +30,10 @@ pub mod dbcp;
 pub mod jdk;
 pub mod jfreechart;
 pub mod log4j;
-pub mod measure;
 pub mod medline;
 pub mod naive;
 pub mod real;
-pub mod results;
+pub mod wrong_result;
 pub mod xstream;
 
 mod whole;
@@ -101,7 +100,7 @@ pub fn all() -> Vec<Subject> {
     all.extend(log4j::subjects());
     all.extend(xstream::subjects());
     all.extend(medline::subjects());
-    all.extend(results::subjects());
+    all.extend(wrong_result::subjects());
     all.extend(real::subjects());
     all.sort_by_key(|s| order(s.id));
     all

@@ -9,7 +9,7 @@
 
 use std::time::Duration;
 
-use threadsafe_corpus::results::{bank, counter, ids, set, tickets};
+use threadsafe_corpus::wrong_result::{bank, counter, ids, set, tickets};
 use threadsafe_rt::{check, Config, Report, Subject};
 use threadsafe_tests::expect;
 

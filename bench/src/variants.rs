@@ -11,7 +11,7 @@
 use threadsafe_rt::ScheduleMode;
 
 use super::cli::Settings;
-use super::results::SubjectResult;
+use super::model::SubjectResult;
 use super::stats::{Run, Stats};
 use super::table::{
     cells, found, found_sum, geomean_of_medians, geomean_of_ratios, rows_then_geomean,
@@ -213,10 +213,10 @@ pub fn schedules_notes(settings: &Settings) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::measure::fixtures::{get, hit, meta, miss, sample, settings};
-    use crate::measure::header::header;
-    use crate::measure::json::{parse, Json};
-    use crate::measure::report_json::report_json;
+    use crate::fixtures::{get, hit, meta, miss, sample, settings};
+    use crate::header::header;
+    use crate::json::{parse, Json};
+    use crate::report_json::report_json;
 
     fn labels(jobs: &[usize]) -> Vec<String> {
         jobs.iter().map(|&n| jobs_label(n)).collect()

@@ -168,7 +168,7 @@ impl GuideResult {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::measure::fixtures::{twin_check, with_guides};
+    use crate::fixtures::{twin_check, with_guides};
 
     #[test]
     fn twin_coverage_is_a_median_over_the_measured_checks() {

@@ -29,8 +29,8 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::process::ExitCode;
 use std::time::{Instant, SystemTime};
 
-use threadsafe_corpus::measure::{
-    self, CpuMeter, ShrinkFind, ShrinkMeta, ShrinkSettings, ShrinkSubject,
+use threadsafe_bench::{
+    self as measure, CpuMeter, ShrinkFind, ShrinkMeta, ShrinkSettings, ShrinkSubject,
 };
 use threadsafe_corpus::Subject;
 use threadsafe_rt::Verdict;

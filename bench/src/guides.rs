@@ -4,7 +4,7 @@
 use threadsafe_rt::Guide;
 
 use super::cli::Settings;
-use super::results::{GuideResult, SubjectResult};
+use super::model::{GuideResult, SubjectResult};
 use super::stats::Stats;
 use super::table::{
     cells, found, found_sum, geomean_of_medians, geomean_of_ratios, rows_then_geomean,
@@ -183,8 +183,8 @@ pub fn guides_notes(settings: &Settings) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::measure::fixtures::{hit, meta, miss, settings, twin_check, with_guides};
-    use crate::measure::header::header;
+    use crate::fixtures::{hit, meta, miss, settings, twin_check, with_guides};
+    use crate::header::header;
 
     const ALL_GUIDES: [Guide; 3] = [Guide::Random, Guide::Pairs, Guide::Map];
 

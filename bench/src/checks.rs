@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use threadsafe_rt::{Config, Failure};
 
-use crate::{BugKind, Subject};
+use threadsafe_corpus::{BugKind, Subject};
 
 use super::location::{location_file, same_file};
 
@@ -178,14 +178,14 @@ mod tests {
 
     #[test]
     fn only_the_papers_subjects_are_checked_with_the_papers_oracle() {
-        for s in crate::all() {
+        for s in threadsafe_corpus::all() {
             let config = tool_config(&s, 1, Duration::from_secs(1));
             let papers = s.id.starts_with('V') || s.id.starts_with('C');
             assert_eq!(config.results, !papers, "{}", s.id);
             assert_eq!((config.seed, config.budget), (1, Duration::from_secs(1)));
         }
         // Every wrong-result subject is among those with results compared.
-        assert!(crate::all()
+        assert!(threadsafe_corpus::all()
             .iter()
             .filter(|s| s.bug == BugKind::WrongResult)
             .all(|s| tool_config(s, 0, Duration::from_secs(1)).results));

@@ -21,7 +21,7 @@ fn main() {
         .next()
         .map_or(5, |s| s.parse().expect("seeds: a number"));
     let budget = args.next().map_or(Duration::from_millis(300), |s| {
-        threadsafe_corpus::measure::parse_duration(&s).expect("budget: e.g. 300ms or 1s")
+        threadsafe_bench::parse_duration(&s).expect("budget: e.g. 300ms or 1s")
     });
     let only: Vec<String> = args.collect();
     let mut lines = Vec::new();

@@ -93,8 +93,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant, SystemTime};
 
-use threadsafe_corpus::measure::{
-    self, BesideResult, Columns, CoverageCounts, CpuMeter, GuideResult, Meta, OracleResult, Run,
+use threadsafe_bench::{
+    self as measure, BesideResult, Columns, CoverageCounts, CpuMeter, GuideResult, Meta, OracleResult, Run,
     Settings, SubjectResult, TwinCheck, Variant,
 };
 use threadsafe_corpus::Subject;

@@ -7,7 +7,7 @@ use threadsafe_rt::Guide;
 use super::cli::{parse_args, Command, Settings};
 use super::header::Meta;
 use super::json::Json;
-use super::results::{CoverageCounts, GuideResult, SubjectResult, TwinCheck};
+use super::model::{CoverageCounts, GuideResult, SubjectResult, TwinCheck};
 use super::stats::Run;
 
 /// The value of `key` in the JSON object `v` (`None` if `v` is not an object or lacks it).

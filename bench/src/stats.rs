@@ -258,7 +258,7 @@ pub fn geomean(values: &[Estimate]) -> Option<Estimate> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::measure::fixtures::{hit, miss};
+    use crate::fixtures::{hit, miss};
 
     #[test]
     fn stats_without_misses_are_exact() {

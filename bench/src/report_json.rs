@@ -6,8 +6,8 @@ use threadsafe_rt::Guide;
 use super::guides::{guide_name, guide_ratios};
 use super::header::Meta;
 use super::json::Json;
+use super::model::{CoverageCounts, GuideResult, SubjectResult};
 use super::oracles::oracle_name;
-use super::results::{CoverageCounts, GuideResult, SubjectResult};
 use super::stats::{Estimate, Run, Stats};
 use super::variants::{schedule_label, Variant};
 
@@ -284,8 +284,8 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
-    use crate::measure::fixtures::{get, meta, miss, sample, settings, with_guides};
-    use crate::measure::json::parse;
+    use crate::fixtures::{get, meta, miss, sample, settings, with_guides};
+    use crate::json::parse;
 
     #[test]
     fn guides_json_parses_back() {

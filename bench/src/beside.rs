@@ -5,7 +5,7 @@
 
 use super::cli::Settings;
 use super::machine::cores;
-use super::results::SubjectResult;
+use super::model::SubjectResult;
 use super::stats::{Run, Stats};
 use super::table::{
     cells, found, found_sum, geomean_of_medians, geomean_of_ratios, rows_then_geomean,
@@ -126,7 +126,7 @@ pub fn beside_notes(settings: &Settings) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::measure::fixtures::{hit, miss, sample, settings};
+    use crate::fixtures::{hit, miss, sample, settings};
 
     fn with_beside() -> SubjectResult {
         let mut r = sample();

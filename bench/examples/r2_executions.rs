@@ -4,7 +4,7 @@
 //!
 //! Each trial runs, one after the other: the hand loop of the check's naive baseline
 //! (`naive::hand_loop`, a fresh table per round, rounds counted), then the executor alone on
-//! the test `new(); [intern] ‖ [lookup]` (`__private::run_scenario`, both keys made from seed
+//! the test `new(); [intern] ‖ [lookup]` (`threadsafe_rt::bench::run_scenario`, both keys made from seed
 //! 0, results observed as a check observes them) in batches of 20,000 executions until one
 //! panics. Each side stops at 10 s. The table gives both sides' medians and means over the
 //! trials: when the executor's executions to the panic are many times the loop's rounds, its
@@ -19,7 +19,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use threadsafe_corpus::measure::median;
+use threadsafe_bench::median;
 use threadsafe_corpus::naive;
 use threadsafe_corpus::real::lasso_resolve::Names;
 
@@ -60,7 +60,7 @@ fn executor(stride: usize) -> Side {
     let start = Instant::now();
     let mut runs = 0;
     while start.elapsed() < BUDGET {
-        let run = threadsafe_rt::__private::run_scenario::<Names>(
+        let run = threadsafe_rt::bench::run_scenario::<Names>(
             "new",
             &[&["intern"], &["lookup"]],
             &[],

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use super::results::SubjectResult;
+use super::model::SubjectResult;
 use super::stats::{geomean, Estimate, Stats};
 use super::units::{secs, thousands};
 
@@ -248,7 +248,7 @@ pub fn table_notes(budget: Duration) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::measure::fixtures::{miss, sample};
+    use crate::fixtures::{miss, sample};
 
     const BOTH: Columns = Columns {
         paper: true,
