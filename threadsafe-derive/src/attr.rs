@@ -125,7 +125,7 @@ impl Key {
             Key::Schedule => {
                 return format!(
                     "{}, e.g. `schedule = \"controlled\"`",
-                    knobs::Schedule::expected()
+                    knobs::ScheduleMode::expected()
                 )
             }
             Key::Strategy => {
@@ -360,7 +360,7 @@ pub(crate) enum ConfigValue {
     /// The runtime's `Executor` of the same name.
     Executor(knobs::Executor),
     /// The runtime's `ScheduleMode` of the same name.
-    Schedule(knobs::Schedule),
+    Schedule(knobs::ScheduleMode),
     /// `Strategy::Random` (`None`) or `Strategy::Pct { depth }` (`Some(depth)`).
     Strategy(Option<usize>),
     /// The runtime's `Guide` of the same name.
@@ -790,7 +790,7 @@ mod tests {
                 (Key::Executor, ConfigValue::Executor(knobs::Executor::Paper)),
                 (
                     Key::Schedule,
-                    ConfigValue::Schedule(knobs::Schedule::Controlled)
+                    ConfigValue::Schedule(knobs::ScheduleMode::Controlled)
                 ),
                 (Key::Guide, ConfigValue::Guide(knobs::Guide::Map)),
                 (Key::StopWhenCovered, ConfigValue::Bool(true)),
@@ -855,7 +855,7 @@ mod tests {
             "`threads` takes 2, 3 or 4 (the number of suffixes run at once), e.g. `threads = 3`, not 5",
             "`seed` takes an unsigned 64-bit integer, e.g. `seed = 7`",
             "`budget`: unknown unit `h` in `\"3h\"`",
-            "`executor`: `\"fast\"` is not an executor: write `\"stress\"` (the default) or `\"paper\"`",
+            "`executor`: `\"fast\"` is not an executor: write `\"workers\"` (the default) or `\"paper\"`",
             "`test` takes `true` or `false`",
             "`conc_execs` takes a positive integer",
             "`instantiate = \"Cache<\"` is not a type",
@@ -875,7 +875,10 @@ mod tests {
         assert_eq!(
             args.config,
             [
-                (Key::Schedule, ConfigValue::Schedule(knobs::Schedule::Auto)),
+                (
+                    Key::Schedule,
+                    ConfigValue::Schedule(knobs::ScheduleMode::Auto)
+                ),
                 (Key::Strategy, ConfigValue::Strategy(None)),
             ]
         );
@@ -886,7 +889,7 @@ mod tests {
             [
                 (
                     Key::Schedule,
-                    ConfigValue::Schedule(knobs::Schedule::Stress)
+                    ConfigValue::Schedule(knobs::ScheduleMode::Stress)
                 ),
                 (Key::Strategy, ConfigValue::Strategy(Some(2))),
             ]

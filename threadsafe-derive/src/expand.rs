@@ -343,13 +343,13 @@ fn config_value(krate: &Path, value: ConfigValue) -> TokenStream {
             quote!(::core::option::Option::Some(#d))
         }
         ConfigValue::Executor(e) => match e {
-            knobs::Executor::Stress => quote!(#krate::Executor::Stress),
+            knobs::Executor::Workers => quote!(#krate::Executor::Workers),
             knobs::Executor::Paper => quote!(#krate::Executor::Paper),
         },
         ConfigValue::Schedule(s) => match s {
-            knobs::Schedule::Auto => quote!(#krate::ScheduleMode::Auto),
-            knobs::Schedule::Controlled => quote!(#krate::ScheduleMode::Controlled),
-            knobs::Schedule::Stress => quote!(#krate::ScheduleMode::Stress),
+            knobs::ScheduleMode::Auto => quote!(#krate::ScheduleMode::Auto),
+            knobs::ScheduleMode::Controlled => quote!(#krate::ScheduleMode::Controlled),
+            knobs::ScheduleMode::Stress => quote!(#krate::ScheduleMode::Stress),
         },
         ConfigValue::Strategy(None) => quote!(#krate::Strategy::Random),
         ConfigValue::Strategy(Some(depth)) => {
@@ -472,7 +472,7 @@ mod tests {
             "__config.seed = 7;",
             "__config.budget = ::core::time::Duration::from_nanos(2000000000);",
             "__config.deadlock_timeout = ::core::option::Option::Some(\n        ::core::time::Duration::from_nanos(1500000000),\n    );",
-            "__config.executor = ::threadsafe_rt::Executor::Stress;",
+            "__config.executor = ::threadsafe_rt::Executor::Workers;",
             "__config.threads = 3;",
             "__config.schedule = ::threadsafe_rt::ScheduleMode::Controlled;",
             "__config.strategy = ::threadsafe_rt::Strategy::Pct {\n        depth: 4,\n    };",

@@ -14,7 +14,7 @@
 //! | duration ([`parse_duration`]) | a decimal number and a unit: `ms`, `s`, `m` or `min`; positive | `500ms`, `2s`, `1.5s`, `.5s`, `10m` |
 //! | [`Seed`] | an unsigned 64-bit integer in decimal, or `random` | `7`, `random` |
 //! | [`Executor`] | `stress` or `paper` | |
-//! | [`Schedule`] | `auto`, `controlled` or `stress` | |
+//! | [`ScheduleMode`] | `auto`, `controlled` or `stress` | |
 //! | [`Strategy`] | `random`, `pct`, or `pct` and a bug depth of at least 1 | `pct`, `pct2` |
 //! | [`Guide`] | `random`, `pairs` or `map` | |
 //! | jobs ([`parse_jobs`]) | a positive integer, at most [`MAX_JOBS`] | `1`, `16` |
@@ -129,21 +129,27 @@ impl fmt::Display for Seed {
 // Settings named by a word.
 // ---------------------------------------------------------------------------------------
 
-/// A setting whose values are words: [`Executor`], [`Schedule`], [`Guide`]. `FromStr` and
+/// A setting whose values are words: [`Executor`], [`ScheduleMode`], [`Guide`]. `FromStr` and
 /// `Display` of each are [`Setting::parse`] and [`Setting::word`].
 ///
 /// ```
 /// use threadsafe_knobs::{Executor, Setting};
 ///
-/// assert_eq!(Executor::ALL, [Executor::Stress, Executor::Paper]);
+/// assert_eq!(Executor::ALL, [Executor::Workers, Executor::Paper]);
 /// assert_eq!(Executor::Paper.word(), "paper");
-/// assert_eq!(Executor::expected(), "`\"stress\"` (the default) or `\"paper\"`");
+/// assert_eq!(Executor::expected(), "`\"workers\"` (the default) or `\"paper\"`");
+/// // The word it had before, accepted where users wrote it:
+/// assert_eq!(Executor::parse("stress"), Ok(Executor::Workers));
 /// ```
 pub trait Setting: Copy + Sized + 'static {
     /// What a value is, with its article, for messages: `an executor`.
     const WHAT: &'static str;
     /// Every value, the default first.
     const ALL: &'static [Self];
+    /// Words a value had before it was renamed, still accepted (never written, never listed
+    /// in messages), so that attributes and regressions files written with them go on
+    /// working.
+    const FORMER: &'static [(&'static str, Self)] = &[];
 
     /// The value's word.
     fn word(self) -> &'static str;
@@ -153,7 +159,7 @@ pub trait Setting: Copy + Sized + 'static {
         None
     }
 
-    /// The valid values for a message: `` `"stress"` (the default) or `"paper"` ``.
+    /// The valid values for a message: `` `"workers"` (the default) or `"paper"` ``.
     fn expected() -> String {
         let items: Vec<String> = Self::ALL
             .iter()
@@ -182,6 +188,7 @@ pub trait Setting: Copy + Sized + 'static {
             .iter()
             .copied()
             .find(|v| v.word() == s)
+            .or_else(|| Self::FORMER.iter().find(|(w, _)| *w == s).map(|&(_, v)| v))
             .ok_or_else(|| {
                 Error::new(format!(
                     "`{text:?}` is not {}: write {}",
@@ -210,23 +217,26 @@ macro_rules! word_setting {
     };
 }
 
-/// How the suffixes of a test run concurrently when they run free: `stress` (the default)
-/// or `paper`.
+/// What runs a test's executions: `workers` (the default: persistent worker threads run
+/// them back to back, controlled or free-running) or `paper` (threads spawned for each
+/// execution, as the paper's tool did). `stress`, its former word, is still read: "stress"
+/// now names only the free-running schedule mode ([`ScheduleMode::Stress`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Executor {
-    /// `stress`
-    Stress,
+    /// `workers`
+    Workers,
     /// `paper`
     Paper,
 }
 
 impl Setting for Executor {
     const WHAT: &'static str = "an executor";
-    const ALL: &'static [Self] = &[Executor::Stress, Executor::Paper];
+    const ALL: &'static [Self] = &[Executor::Workers, Executor::Paper];
+    const FORMER: &'static [(&'static str, Self)] = &[("stress", Executor::Workers)];
 
     fn word(self) -> &'static str {
         match self {
-            Executor::Stress => "stress",
+            Executor::Workers => "workers",
             Executor::Paper => "paper",
         }
     }
@@ -237,7 +247,7 @@ word_setting!(Executor);
 /// How the threads of an execution are scheduled: `auto` (the default), `controlled` or
 /// `stress`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Schedule {
+pub enum ScheduleMode {
     /// `auto`
     Auto,
     /// `controlled`
@@ -246,20 +256,24 @@ pub enum Schedule {
     Stress,
 }
 
-impl Setting for Schedule {
+impl Setting for ScheduleMode {
     const WHAT: &'static str = "a schedule";
-    const ALL: &'static [Self] = &[Schedule::Auto, Schedule::Controlled, Schedule::Stress];
+    const ALL: &'static [Self] = &[
+        ScheduleMode::Auto,
+        ScheduleMode::Controlled,
+        ScheduleMode::Stress,
+    ];
 
     fn word(self) -> &'static str {
         match self {
-            Schedule::Auto => "auto",
-            Schedule::Controlled => "controlled",
-            Schedule::Stress => "stress",
+            ScheduleMode::Auto => "auto",
+            ScheduleMode::Controlled => "controlled",
+            ScheduleMode::Stress => "stress",
         }
     }
 }
 
-word_setting!(Schedule);
+word_setting!(ScheduleMode);
 
 /// How tests and controlled schedules are chosen: `random` (the default), `pairs` or `map`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -602,14 +616,14 @@ mod tests {
     #[test]
     fn words() {
         round_trip::<Executor>();
-        round_trip::<Schedule>();
+        round_trip::<ScheduleMode>();
         round_trip::<Guide>();
         assert_eq!(
             err("fast".parse::<Executor>()),
-            "`\"fast\"` is not an executor: write `\"stress\"` (the default) or `\"paper\"`"
+            "`\"fast\"` is not an executor: write `\"workers\"` (the default) or `\"paper\"`"
         );
         assert_eq!(
-            err("controled".parse::<Schedule>()),
+            err("controled".parse::<ScheduleMode>()),
             "`\"controled\"` is not a schedule: write `\"auto\"` (the default), `\"controlled\"` or `\"stress\"`"
         );
         assert_eq!(

@@ -34,21 +34,22 @@ pub const REGRESSIONS_ENV: &str = "THREADSAFE_REGRESSIONS";
 /// The folder of the regressions files, beside the crate: `threadsafe-regressions/<Type>.txt`.
 pub const REGRESSIONS_DIR: &str = "threadsafe-regressions";
 
-/// How the suffixes of a test are run concurrently. Written `stress` or `paper` (its
-/// `FromStr` and `Display`).
+/// What runs a test's executions. Written `workers` or `paper` (its `FromStr` and
+/// `Display`); `stress`, the word `workers` had before, is still read.
 ///
 /// ```
 /// use threadsafe_rt::Executor;
 ///
 /// assert_eq!("paper".parse(), Ok(Executor::Paper));
-/// assert_eq!(Executor::Stress.to_string(), "stress");
+/// assert_eq!(Executor::Workers.to_string(), "workers");
+/// assert_eq!("stress".parse(), Ok(Executor::Workers));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Executor {
-    /// Persistent worker threads released together by a spin barrier, executions back to
-    /// back: the harness that makes races show up (the default).
-    Stress,
+    /// Persistent worker threads that run the executions back to back, controlled or
+    /// free-running (released together by a spin barrier): the default.
+    Workers,
     /// The original tool's way, for comparison: a new thread per suffix per execution,
     /// started with `std::sync::Barrier`.
     Paper,
@@ -122,7 +123,7 @@ pub enum Guide {
 impl Executor {
     fn knob(self) -> knobs::Executor {
         match self {
-            Executor::Stress => knobs::Executor::Stress,
+            Executor::Workers => knobs::Executor::Workers,
             Executor::Paper => knobs::Executor::Paper,
         }
     }
@@ -133,7 +134,7 @@ impl FromStr for Executor {
 
     fn from_str(s: &str) -> Result<Self, ConfigError> {
         Ok(match s.parse::<knobs::Executor>()? {
-            knobs::Executor::Stress => Executor::Stress,
+            knobs::Executor::Workers => Executor::Workers,
             knobs::Executor::Paper => Executor::Paper,
         })
     }
@@ -146,11 +147,11 @@ impl fmt::Display for Executor {
 }
 
 impl ScheduleMode {
-    fn knob(self) -> knobs::Schedule {
+    fn knob(self) -> knobs::ScheduleMode {
         match self {
-            ScheduleMode::Auto => knobs::Schedule::Auto,
-            ScheduleMode::Controlled => knobs::Schedule::Controlled,
-            ScheduleMode::Stress => knobs::Schedule::Stress,
+            ScheduleMode::Auto => knobs::ScheduleMode::Auto,
+            ScheduleMode::Controlled => knobs::ScheduleMode::Controlled,
+            ScheduleMode::Stress => knobs::ScheduleMode::Stress,
         }
     }
 }
@@ -159,10 +160,10 @@ impl FromStr for ScheduleMode {
     type Err = ConfigError;
 
     fn from_str(s: &str) -> Result<Self, ConfigError> {
-        Ok(match s.parse::<knobs::Schedule>()? {
-            knobs::Schedule::Auto => ScheduleMode::Auto,
-            knobs::Schedule::Controlled => ScheduleMode::Controlled,
-            knobs::Schedule::Stress => ScheduleMode::Stress,
+        Ok(match s.parse::<knobs::ScheduleMode>()? {
+            knobs::ScheduleMode::Auto => ScheduleMode::Auto,
+            knobs::ScheduleMode::Controlled => ScheduleMode::Controlled,
+            knobs::ScheduleMode::Stress => ScheduleMode::Stress,
         })
     }
 }
@@ -321,7 +322,7 @@ impl Default for Config {
             seed: 0,
             budget: Duration::from_secs(1),
             deadlock_timeout: None,
-            executor: Executor::Stress,
+            executor: Executor::Workers,
             schedule: ScheduleMode::Auto,
             strategy: Strategy::Random,
             replay: None,
@@ -663,7 +664,7 @@ mod tests {
             same(
                 text,
                 text.parse::<ScheduleMode>(),
-                text.parse::<knobs::Schedule>(),
+                text.parse::<knobs::ScheduleMode>(),
             );
             same(
                 text,
@@ -672,7 +673,7 @@ mod tests {
             );
             same(text, text.parse::<Guide>(), text.parse::<knobs::Guide>());
         }
-        for v in [Executor::Stress, Executor::Paper] {
+        for v in [Executor::Workers, Executor::Paper] {
             assert_eq!(v.to_string().parse(), Ok(v));
         }
         for v in [

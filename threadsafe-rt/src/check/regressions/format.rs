@@ -8,7 +8,7 @@
 //!
 //! entry
 //!   seed: 7
-//!   settings: threads=2 conc_execs=100 schedule=auto strategy=random guide=random executor=stress results=true
+//!   settings: threads=2 conc_execs=100 schedule=auto strategy=random guide=random executor=workers results=true
 //!   failure: panic in thread 2, in `pop`, at src/lib.rs:11:38: checked non-empty
 //!   prefix:
 //!     i0 = new()
