@@ -8,8 +8,8 @@ pub mod getting_started {}
 #[doc = include_str!("src/writing-types.md")]
 pub mod writing_types {}
 
-#[doc = include_str!("src/reports.md")]
-pub mod reports {}
+#[doc = include_str!("src/reading-a-report.md")]
+pub mod reading_a_report {}
 
 #[doc = include_str!("src/auto-mode.md")]
 pub mod auto_mode {}
@@ -20,8 +20,8 @@ pub mod sync {}
 #[doc = include_str!("src/gates.md")]
 pub mod gates {}
 
-#[doc = include_str!("src/coverage.md")]
-pub mod coverage {}
+#[doc = include_str!("src/map-coverage.md")]
+pub mod map_coverage {}
 
 #[doc = include_str!("src/shrinking.md")]
 pub mod shrinking {}
