@@ -34,6 +34,11 @@ pub const REGRESSIONS_ENV: &str = "THREADSAFE_REGRESSIONS";
 /// The folder of the regressions files, beside the crate: `threadsafe-regressions/<Type>.txt`.
 pub const REGRESSIONS_DIR: &str = "threadsafe-regressions";
 
+// `Executor`, `ScheduleMode`, `Strategy`, `Guide` and `Shard` share their names with types of
+// `threadsafe_knobs` on purpose: the knobs crate holds the written form, the one grammar the
+// attribute and the environment parse; these are the settings as a check uses them
+// (`#[non_exhaustive]`, values resolved, e.g. PCT's depth), each converted in one place.
+
 /// What runs a test's executions. Written `workers` or `paper` (its `FromStr` and
 /// `Display`); `stress`, the word `workers` had before, is still read.
 ///

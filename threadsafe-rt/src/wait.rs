@@ -9,7 +9,7 @@
 //! whole time slice) delays it.
 //!
 //! So a waiter spins only while spinning has been paying off on its thread, for its kind of
-//! wait ([`spin`]: an adaptive budget per thread and [`Kind`], halved when a spin ends
+//! wait ([`spin`]: an adaptive budget per thread and [`WaitKind`], halved when a spin ends
 //! without the condition and doubled when it ends with it, with a full-length probe now and
 //! then so that a machine that became idle again is noticed), then parks, without a timeout
 //! (on a virtual machine a timer costs about as much again as the wake-up itself); whoever
@@ -74,7 +74,7 @@ const SPIN_SLACK: Duration = Duration::from_micros(20);
 /// against 0.6 to 1 ms for the same tests under `controlled`; with a budget per kind, 0.6 to
 /// 2.7 ms, and the check ran 590 controlled batches in 3 s instead of 160.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Kind {
+pub(crate) enum WaitKind {
     /// A controlled run's turn, or a phase of a controlled batch (one execution a round).
     Controlled,
     /// A phase of a free-running batch: a round published, started, finished or evaluated.
@@ -83,12 +83,12 @@ pub(crate) enum Kind {
     Job,
 }
 
-impl Kind {
+impl WaitKind {
     fn index(self) -> usize {
         match self {
-            Kind::Controlled => 0,
-            Kind::Free => 1,
-            Kind::Job => 2,
+            WaitKind::Controlled => 0,
+            WaitKind::Free => 1,
+            WaitKind::Job => 2,
         }
     }
 }
@@ -113,7 +113,7 @@ impl Learned {
 thread_local! {
     /// Threads this thread owes a wake-up ([`Sleepers::wake_all_owed`]).
     static OWED: RefCell<Vec<Thread>> = const { RefCell::new(Vec::new()) };
-    /// This thread's spin budgets, one per [`Kind`].
+    /// This thread's spin budgets, one per [`WaitKind`].
     static LEARNED: [Learned; 3] = const { [Learned::new(), Learned::new(), Learned::new()] };
 }
 
@@ -125,7 +125,7 @@ thread_local! {
 ///
 /// Every wait starts here, and first pays the wake-ups this thread owes ([`pay_owed`]).
 #[inline]
-pub(crate) fn spin(kind: Kind, done: impl Fn() -> bool) -> bool {
+pub(crate) fn spin(kind: WaitKind, done: impl Fn() -> bool) -> bool {
     pay_owed();
     if done() {
         return true;
@@ -183,7 +183,7 @@ pub(crate) fn pay_owed() {
 
 /// This thread's spin budget for waits of `kind` now (for tests).
 #[cfg(test)]
-pub(crate) fn budget(kind: Kind) -> u32 {
+pub(crate) fn budget(kind: WaitKind) -> u32 {
     LEARNED.with(|learned| learned[kind.index()].budget.get())
 }
 
@@ -209,7 +209,7 @@ impl Sleepers {
     /// machine): every change of a condition comes with a wake-up.
     pub(crate) fn wait(
         &self,
-        kind: Kind,
+        kind: WaitKind,
         done: impl Fn() -> bool,
         cancelled: impl Fn() -> bool,
     ) -> bool {
@@ -284,9 +284,9 @@ mod tests {
     fn the_budget_shrinks_when_spinning_fails_and_grows_when_it_pays_off() {
         thread::spawn(|| {
             for _ in 0..20 {
-                assert!(!spin(Kind::Controlled, || false));
+                assert!(!spin(WaitKind::Controlled, || false));
             }
-            assert_eq!(budget(Kind::Controlled), MIN_SPINS);
+            assert_eq!(budget(WaitKind::Controlled), MIN_SPINS);
             // At the least budget a probe spins longer now and then: a condition that needs
             // two hundred iterations (more than the least budget: the other waits fail) is
             // met by the probe, and the whole budget comes back at once, not twice the two
@@ -295,16 +295,23 @@ mod tests {
             let count = Cell::new(0u32);
             for _ in 0..PROBE_EVERY * 20 {
                 count.set(0);
-                spin(Kind::Controlled, || {
+                spin(WaitKind::Controlled, || {
                     count.set(count.get() + 1);
                     count.get() > 200
                 });
-                if budget(Kind::Controlled) != MIN_SPINS {
-                    assert_eq!(budget(Kind::Controlled), MAX_SPINS, "a probe that paid off");
+                if budget(WaitKind::Controlled) != MIN_SPINS {
+                    assert_eq!(
+                        budget(WaitKind::Controlled),
+                        MAX_SPINS,
+                        "a probe that paid off"
+                    );
                     return;
                 }
             }
-            panic!("the budget did not grow back: {}", budget(Kind::Controlled));
+            panic!(
+                "the budget did not grow back: {}",
+                budget(WaitKind::Controlled)
+            );
         })
         .join()
         .unwrap();
@@ -315,20 +322,20 @@ mod tests {
         thread::spawn(|| {
             // Long waits for jobs and phases, that spinning never ends...
             for _ in 0..20 {
-                assert!(!spin(Kind::Job, || false));
-                assert!(!spin(Kind::Free, || false));
+                assert!(!spin(WaitKind::Job, || false));
+                assert!(!spin(WaitKind::Free, || false));
             }
-            assert_eq!(budget(Kind::Job), MIN_SPINS);
-            assert_eq!(budget(Kind::Free), MIN_SPINS);
+            assert_eq!(budget(WaitKind::Job), MIN_SPINS);
+            assert_eq!(budget(WaitKind::Free), MIN_SPINS);
             // ...leave the turns' budget whole: the first turn that takes a hundred
             // iterations is spun for, not parked for.
-            assert_eq!(budget(Kind::Controlled), MAX_SPINS);
+            assert_eq!(budget(WaitKind::Controlled), MAX_SPINS);
             let count = Cell::new(0u32);
-            assert!(spin(Kind::Controlled, || {
+            assert!(spin(WaitKind::Controlled, || {
                 count.set(count.get() + 1);
                 count.get() > 100
             }));
-            assert_eq!(budget(Kind::Job), MIN_SPINS);
+            assert_eq!(budget(WaitKind::Job), MIN_SPINS);
         })
         .join()
         .unwrap();
@@ -345,9 +352,9 @@ mod tests {
             let waiter = thread::spawn(move || {
                 // Start parked most of the time: an empty budget.
                 for _ in 0..8 {
-                    spin(Kind::Free, || false);
+                    spin(WaitKind::Free, || false);
                 }
-                s2.0.wait(Kind::Free, || s2.1.load(Ordering::Acquire), || false)
+                s2.0.wait(WaitKind::Free, || s2.1.load(Ordering::Acquire), || false)
             });
             if round % 2 == 0 {
                 thread::yield_now();
@@ -366,7 +373,7 @@ mod tests {
         let s = Arc::new((Sleepers::default(), AtomicBool::new(false)));
         let s2 = s.clone();
         let waiter = thread::spawn(move || {
-            s2.0.wait(Kind::Free, || false, || s2.1.load(Ordering::Acquire))
+            s2.0.wait(WaitKind::Free, || false, || s2.1.load(Ordering::Acquire))
         });
         thread::sleep(Duration::from_millis(20));
         s.1.store(true, Ordering::Release);

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use crate::config::{Config, Strategy};
 use crate::coverage::map::PatternKey;
 use crate::coverage::{Guided, Names};
-use crate::exec::{Control, Slot};
+use crate::exec::{Control, ExecutionSlot};
 use crate::sched::{Pct, RandomWalk, Scheduler};
 
 /// Patterns one test's executions aim at in turn, under guide `map`.
@@ -21,7 +21,7 @@ pub(super) fn control(
     targets: Option<(Arc<Names>, Vec<PatternKey>)>,
 ) -> Control {
     let strategy = config.strategy;
-    Control::new(Box::new(move |slot: Slot| -> Box<dyn Scheduler> {
+    Control::new(Box::new(move |slot: ExecutionSlot| -> Box<dyn Scheduler> {
         let seed = crate::seed::schedule(base, slot.execution);
         match (&targets, strategy) {
             (Some((names, targets)), _) if !targets.is_empty() => {
@@ -39,13 +39,13 @@ pub(super) fn control(
 /// scheduler also depends on the length of the runs before it, which this batch has not run.
 pub(super) fn exactly(config: &Config, base: u64, execution: usize) -> Control {
     let strategy = config.strategy;
-    Control::new(Box::new(move |slot: Slot| -> Box<dyn Scheduler> {
+    Control::new(Box::new(move |slot: ExecutionSlot| -> Box<dyn Scheduler> {
         of_strategy(strategy, crate::seed::schedule(base, execution), slot)
     }))
 }
 
 /// The scheduler of `strategy` for one execution, seeded with `seed`.
-fn of_strategy(strategy: Strategy, seed: u64, slot: Slot) -> Box<dyn Scheduler> {
+fn of_strategy(strategy: Strategy, seed: u64, slot: ExecutionSlot) -> Box<dyn Scheduler> {
     match strategy {
         Strategy::Pct { depth } => Box::new(Pct::new(seed, slot.threads, depth, slot.max_steps)),
         _ => Box::new(RandomWalk::new(seed)),

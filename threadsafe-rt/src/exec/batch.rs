@@ -433,7 +433,7 @@ impl<T: Send + Sync + 'static> Batch<T> {
 
 /// What a batch runs: its test's executions up to `count`, until `deadline`, each given
 /// `timeout` without progress before it counts as hung.
-pub(super) struct Plan<'w, T: 'static> {
+pub(super) struct BatchPlan<'w, T: 'static> {
     pub(super) desc: &'static Description<T>,
     pub(super) test: &'w Arc<TestCase>,
     pub(super) count: usize,
@@ -454,7 +454,7 @@ pub(super) struct Plan<'w, T: 'static> {
 /// Runs a batch on `workers` (spawning as many as the test has threads).
 pub(super) fn run<T: Send + Sync + 'static>(
     workers: &mut Vec<Worker>,
-    plan: Plan<'_, T>,
+    plan: BatchPlan<'_, T>,
 ) -> BatchOutcome {
     let n = plan.test.threads.len();
     let cores = plan
@@ -572,7 +572,7 @@ mod tests {
     use std::thread::ThreadId;
     use std::time::{Duration, Instant};
 
-    use super::{run, Plan};
+    use super::{run, BatchPlan};
     use crate::exec::control::Control;
     use crate::exec::outcome::ExecOutcome;
     use crate::exec::worker::Worker;
@@ -613,7 +613,7 @@ mod tests {
         VISITS.lock().unwrap().clear();
         let outcome = run(
             workers,
-            Plan {
+            BatchPlan {
                 desc,
                 test: &test,
                 count: 300,

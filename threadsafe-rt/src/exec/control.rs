@@ -9,7 +9,7 @@ use crate::sched::{Futile, Run, Scheduler};
 
 /// What the scheduler of one execution is made for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Slot {
+pub(crate) struct ExecutionSlot {
     /// The threads of the execution.
     pub(crate) threads: usize,
     /// The execution's number in its batch.
@@ -19,7 +19,7 @@ pub(crate) struct Slot {
 }
 
 /// Makes the scheduler of each execution of a batch.
-pub(crate) type MakeScheduler = Box<dyn Fn(Slot) -> Box<dyn Scheduler> + Send + Sync>;
+pub(crate) type MakeScheduler = Box<dyn Fn(ExecutionSlot) -> Box<dyn Scheduler> + Send + Sync>;
 
 /// Told the steps of every controlled execution as it ends (MAP-coverage reads them).
 pub(crate) type TraceSink = Box<dyn Fn(Vec<Step>) + Send + Sync>;
@@ -56,7 +56,7 @@ impl Control {
 
     /// The controlled run of execution `e`, with `n` threads.
     pub(super) fn run(&self, n: usize, e: usize) -> Arc<Run> {
-        let scheduler = (self.schedulers)(Slot {
+        let scheduler = (self.schedulers)(ExecutionSlot {
             threads: n,
             execution: e,
             max_steps: self.max_steps.load(Ordering::Relaxed),

@@ -35,7 +35,7 @@ use crate::testcase::{Scope, TestCase};
 
 /// What a slot does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Step {
+enum Duty {
     /// Run `run`'s prefix (worker 0).
     Prefix(usize),
     /// Run thread `t`'s next call in `run`.
@@ -46,11 +46,11 @@ enum Step {
     End(usize),
 }
 
-impl Step {
+impl Duty {
     fn worker(self) -> usize {
         match self {
-            Step::Prefix(_) | Step::Post(_) | Step::End(_) => 0,
-            Step::Call(_, t) => t,
+            Duty::Prefix(_) | Duty::Post(_) | Duty::End(_) => 0,
+            Duty::Call(_, t) => t,
         }
     }
 }
@@ -66,22 +66,22 @@ struct RunState<T> {
     dead: Vec<bool>,
 }
 
-struct Shared<T: 'static> {
+struct LinearShared<T: 'static> {
     /// The pause before each slot (none when the runs are not paced).
     pauses: Vec<Duration>,
     desc: &'static Description<T>,
     test: Arc<TestCase>,
-    slots: Vec<Step>,
+    slots: Vec<Duty>,
     turn: AtomicUsize,
     abort: AtomicBool,
     runs: Vec<Mutex<RunState<T>>>,
     /// Each worker's thread, to wake it when its slot comes.
     threads: Vec<OnceLock<Thread>>,
-    /// Shared by the lanes: the wait ends when every lane's workers are through.
+    /// LinearShared by the lanes: the wait ends when every lane's workers are through.
     done: Arc<Done>,
 }
 
-impl<T: Send + Sync + 'static> Shared<T> {
+impl<T: Send + Sync + 'static> LinearShared<T> {
     /// One lane: `orders` in sequence, on the lane's `test.threads.len()` workers, with
     /// `pauses` before their slots (each run's [`run_pauses`], or none).
     fn new(
@@ -95,16 +95,16 @@ impl<T: Send + Sync + 'static> Shared<T> {
         let calls = calls_of(test);
         let mut slots = Vec::new();
         for (r, order) in orders.iter().enumerate() {
-            slots.push(Step::Prefix(r));
-            slots.extend(order.iter().map(|&t| Step::Call(r, t)));
+            slots.push(Duty::Prefix(r));
+            slots.extend(order.iter().map(|&t| Duty::Call(r, t)));
             // A partial order (the oracle's search) has no post part.
             if order.len() == calls {
-                slots.push(Step::Post(r));
+                slots.push(Duty::Post(r));
             } else {
-                slots.push(Step::End(r));
+                slots.push(Duty::End(r));
             }
         }
-        Shared {
+        LinearShared {
             pauses,
             desc,
             test: test.clone(),
@@ -146,7 +146,7 @@ impl<T: Send + Sync + 'static> Shared<T> {
                 std::thread::sleep(p);
             }
             match step {
-                Step::Prefix(r) => {
+                Duty::Prefix(r) => {
                     let pool = panics::catch(|| run_prefix(self.desc, &self.test))
                         .ok()
                         .flatten()
@@ -155,7 +155,7 @@ impl<T: Send + Sync + 'static> Shared<T> {
                     st.valid = pool.is_some();
                     st.pool = pool;
                 }
-                Step::Call(r, t) => {
+                Duty::Call(r, t) => {
                     if local_run != r {
                         local_run = r;
                         next_call = 0;
@@ -184,7 +184,7 @@ impl<T: Send + Sync + 'static> Shared<T> {
                         st.outcomes.push((Site::thread(t, k), o));
                     }
                 }
-                Step::Post(r) => {
+                Duty::Post(r) => {
                     let (pool, mut outcomes) = {
                         let mut st = lock(&self.runs[r]);
                         (st.pool.clone(), std::mem::take(&mut st.outcomes))
@@ -197,7 +197,7 @@ impl<T: Send + Sync + 'static> Shared<T> {
                     st.outcomes = outcomes;
                     st.pool = None;
                 }
-                Step::End(r) => lock(&self.runs[r]).pool = None,
+                Duty::End(r) => lock(&self.runs[r]).pool = None,
             }
             self.pass_turn(i);
         }
@@ -378,7 +378,7 @@ pub(super) fn start<T: Send + Sync + 'static>(
     let lanes = runs_of_lane.len();
     let done = Arc::new(Done::new(n * lanes));
     let mut placement = vec![(0, 0); orders.len()];
-    let shared: Vec<Arc<Shared<T>>> = runs_of_lane
+    let shared: Vec<Arc<LinearShared<T>>> = runs_of_lane
         .iter()
         .enumerate()
         .map(|(l, runs)| {
@@ -390,7 +390,7 @@ pub(super) fn start<T: Send + Sync + 'static>(
                 .iter()
                 .flat_map(|&r| pauses[r].iter().copied())
                 .collect();
-            Arc::new(Shared::new(desc, test, &mine, paused, done.clone()))
+            Arc::new(LinearShared::new(desc, test, &mine, paused, done.clone()))
         })
         .collect();
     while workers.len() < first + n * lanes {
@@ -414,7 +414,7 @@ pub(super) fn start<T: Send + Sync + 'static>(
 
 /// Runs [`start`]ed and not yet waited for.
 pub(crate) struct Started<T: 'static> {
-    shared: Vec<Arc<Shared<T>>>,
+    shared: Vec<Arc<LinearShared<T>>>,
     done: Arc<Done>,
     /// The worker of lane 0's thread 0.
     first: usize,
@@ -487,7 +487,7 @@ impl<T: Send + Sync + 'static> Started<T> {
                 // The runs whose post part passed.
                 s.slots[..turn]
                     .iter()
-                    .filter(|st| matches!(st, Step::Post(_) | Step::End(_)))
+                    .filter(|st| matches!(st, Duty::Post(_) | Duty::End(_)))
                     .count()
             })
             .collect()

@@ -39,7 +39,7 @@ mod worker;
 pub(crate) use batch::stride;
 pub use batch::MAX_STRIDE;
 pub(crate) use call::{CallOutcome, Produced};
-pub(crate) use control::{Control, Slot};
+pub(crate) use control::{Control, ExecutionSlot};
 pub(crate) use linear::{Pace, Started};
 pub(crate) use outcome::{Blocked, ExecOutcome, Site};
 pub(crate) use results::{Distinct, Res, Results, Seen};
@@ -148,7 +148,7 @@ impl ConcRunner {
             ),
             _ => batch::run(
                 &mut self.workers,
-                batch::Plan {
+                batch::BatchPlan {
                     desc,
                     test,
                     count: spec.count,

@@ -52,7 +52,7 @@ pub(super) fn run<T: Send + Sync + 'static>(
 }
 
 /// The state one execution's spawned threads share.
-struct Shared<T: 'static> {
+struct PaperShared<T: 'static> {
     pool: Pool<T>,
     barrier: Barrier,
     at: Vec<AtomicUsize>,
@@ -71,7 +71,7 @@ fn execution<T: Send + Sync + 'static>(
     let Some(pool) = panics::catch(|| run_prefix(desc, test)).ok().flatten() else {
         return (ExecOutcome::Invalid, None);
     };
-    let shared = Arc::new(Shared {
+    let shared = Arc::new(PaperShared {
         pool,
         barrier: Barrier::new(n),
         at: (0..n).map(|_| AtomicUsize::new(IDLE)).collect(),

@@ -16,7 +16,7 @@
 //! (a failure was found, or the deadline passed) ends the batch at the next publication.
 //!
 //! A waiting thread spins while spinning pays off on its thread (peers on other cores of an
-//! idle machine) for the batch's kind of wait ([`Kind`]: a free-running round's waits are
+//! idle machine) for the batch's kind of wait ([`WaitKind`]: a free-running round's waits are
 //! long beside a controlled execution's), then parks; the thread that moves a counter wakes
 //! the parked ones ([`Sleepers`]). On a busy machine the waiters then leave the core to the
 //! thread they wait for, instead of spinning or yielding it away. Who wakes whom, and when:
@@ -32,7 +32,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use crate::wait::{Kind, Sleepers};
+use crate::wait::{Sleepers, WaitKind};
 
 /// How long the last thread to arrive at the start waits for the parked ones it woke to
 /// leave too (iterations of a spin: some tens of microseconds).
@@ -180,11 +180,11 @@ impl Phases {
     /// whatever the budget says.
     fn spin_until(&self, cond: impl Fn() -> bool) -> bool {
         let kind = if self.free_running.load(Ordering::Relaxed) {
-            Kind::Free
+            WaitKind::Free
         } else {
-            Kind::Controlled
+            WaitKind::Controlled
         };
-        if kind == Kind::Free {
+        if kind == WaitKind::Free {
             for _ in 0..FREE_RUNNING_SPINS {
                 if cond() || self.abort.load(Ordering::Relaxed) {
                     break;

@@ -19,7 +19,7 @@ use crate::wait;
 
 type Job = Box<dyn FnOnce() + Send>;
 
-struct Slot {
+struct Mailbox {
     /// The kernel's id of the worker thread (0 where unknown).
     tid: AtomicU64,
     job: Mutex<Option<Job>>,
@@ -28,7 +28,7 @@ struct Slot {
 }
 
 pub(crate) struct Worker {
-    slot: Arc<Slot>,
+    slot: Arc<Mailbox>,
     thread: Thread,
     /// Threads this worker's slot has left blocked (for the report).
     pub(crate) abandoned: usize,
@@ -36,7 +36,7 @@ pub(crate) struct Worker {
 
 impl Worker {
     pub(crate) fn spawn(name: &str) -> Worker {
-        let slot = Arc::new(Slot {
+        let slot = Arc::new(Mailbox {
             tid: AtomicU64::new(0),
             job: Mutex::new(None),
             has_job: AtomicBool::new(false),
@@ -112,7 +112,7 @@ impl Drop for Worker {
     }
 }
 
-fn worker_loop(slot: &Slot) {
+fn worker_loop(slot: &Mailbox) {
     panics::capture_on_this_thread();
     slot.tid.store(current_tid(), Ordering::Release);
     loop {
@@ -120,7 +120,7 @@ fn worker_loop(slot: &Slot) {
         // return at once (std's parking token), so none is missed.
         let ready =
             || slot.has_job.load(Ordering::Acquire) || slot.shutdown.load(Ordering::Acquire);
-        if !wait::spin(wait::Kind::Job, ready) {
+        if !wait::spin(wait::WaitKind::Job, ready) {
             while !ready() {
                 thread::park();
             }

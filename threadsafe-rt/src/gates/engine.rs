@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, RwLock};
 use std::time::Duration;
 
-use super::loc::{Site, Target};
+use super::loc::{Position, Target};
 use super::outcome::{GateDeadlock, ThreadPanic, Waiting};
 use super::watchdog::watchdog;
 use super::{Cond, Gate, GateKind, Loc, Rule, Schedule, SimpleGate, SyncOp};
@@ -48,21 +48,21 @@ pub(crate) fn active() -> bool {
 /// Hook: a statement point, outside controlled runs.
 pub(crate) fn statement(p: &'static StatementPoint) {
     let _ = METHOD.try_with(|m| m.set(Some(p.method)));
-    arrive(Site::Statement(p));
+    arrive(Position::Statement(p));
 }
 
 /// Hook: a `sync` operation at `at`, outside controlled runs.
 pub(crate) fn sync_op(op: PointKind, at: &'static Location<'static>) {
     if let Some(op) = SyncOp::of(op) {
         let method = METHOD.try_with(Cell::get).ok().flatten();
-        arrive(Site::Sync { op, at, method });
+        arrive(Position::Sync { op, at, method });
     }
 }
 
 /// Hook: a named point (`point!`).
 pub(crate) fn named_point(name: &'static str) {
     if active() {
-        arrive(Site::Point(name));
+        arrive(Position::Point(name));
     }
 }
 
@@ -94,7 +94,7 @@ pub(super) fn deactivate() {
     *write(&ENGINE) = None;
 }
 
-fn arrive(site: Site) {
+fn arrive(site: Position) {
     if EVALUATING.try_with(Cell::get).unwrap_or(true) {
         return;
     }
@@ -129,12 +129,12 @@ impl Interest {
         i
     }
 
-    fn wants(&self, site: &Site) -> bool {
+    fn wants(&self, site: &Position) -> bool {
         match site {
-            Site::Point(p) => self.points.iter().any(|x| x == p),
-            Site::Statement(s) => self.methods.iter().any(|m| m == s.method),
-            Site::Sync { op, .. } => self.ops.contains(op),
-            Site::End => true,
+            Position::Point(p) => self.points.iter().any(|x| x == p),
+            Position::Statement(s) => self.methods.iter().any(|m| m == s.method),
+            Position::Sync { op, .. } => self.ops.contains(op),
+            Position::End => true,
         }
     }
 }
@@ -146,7 +146,7 @@ pub(super) struct Thread {
     pub(super) waiting: Option<Waiting>,
 }
 
-pub(super) struct State {
+pub(super) struct GateState {
     pub(super) threads: Vec<Thread>,
     /// `reached[loc][thread]`: arrivals of the thread at the location.
     pub(super) reached: Vec<Vec<usize>>,
@@ -170,7 +170,7 @@ pub(super) struct Engine {
     interest: Interest,
     pub(super) settle: Duration,
     pub(super) timeout: Duration,
-    pub(super) st: Mutex<State>,
+    pub(super) st: Mutex<GateState>,
     pub(super) cv: Condvar,
     pub(super) abort: AtomicBool,
 }
@@ -208,7 +208,7 @@ impl Engine {
             interest,
             settle: schedule.settle,
             timeout: schedule.timeout,
-            st: Mutex::new(State {
+            st: Mutex::new(GateState {
                 threads: Vec::new(),
                 reached: vec![Vec::new(); n],
                 passed: vec![Vec::new(); n],
@@ -221,12 +221,12 @@ impl Engine {
         }
     }
 
-    pub(super) fn state(&self) -> MutexGuard<'_, State> {
+    pub(super) fn state(&self) -> MutexGuard<'_, GateState> {
         lock(&self.st)
     }
 
     /// Adds a live thread; returns its index.
-    pub(super) fn add_thread(&self, st: &mut State, name: String, tid: u64) -> usize {
+    pub(super) fn add_thread(&self, st: &mut GateState, name: String, tid: u64) -> usize {
         st.threads.push(Thread {
             name,
             tid,
@@ -240,7 +240,7 @@ impl Engine {
     }
 
     /// This thread's index, registering a thread that reaches a location for the first time.
-    fn me(&self, st: &mut State) -> usize {
+    fn me(&self, st: &mut GateState) -> usize {
         if let Some((id, i)) = ME.with(Cell::get) {
             if id == self.id {
                 return i;
@@ -274,7 +274,7 @@ impl Engine {
             .expect("every named location is indexed")
     }
 
-    fn eval(&self, c: &Cond, st: &State, values: &[(usize, bool)]) -> bool {
+    fn eval(&self, c: &Cond, st: &GateState, values: &[(usize, bool)]) -> bool {
         match c {
             Cond::Reached(l) => Self::count(&st.reached, self.loc_index(l), l.nth),
             Cond::Passed(l) => Self::count(&st.passed, self.loc_index(l), l.nth),
@@ -288,7 +288,7 @@ impl Engine {
         }
     }
 
-    fn is_open(&self, g: &Gate, st: &State, values: &[(usize, bool)]) -> bool {
+    fn is_open(&self, g: &Gate, st: &GateState, values: &[(usize, bool)]) -> bool {
         match g.kind() {
             GateKind::Simple(open) => open.load(Ordering::SeqCst),
             GateKind::Barrier { n, arrived } => arrived.load(Ordering::SeqCst) >= *n,
@@ -296,7 +296,7 @@ impl Engine {
         }
     }
 
-    fn arrive(&self, site: Site) {
+    fn arrive(&self, site: Position) {
         let mut st = self.state();
         let me = self.me(&mut st);
         if !st.threads[me].live {
@@ -313,7 +313,7 @@ impl Engine {
         st.events += 1;
         // At location `li` on the arrival its `nth` names (any arrival without one).
         let due =
-            |st: &State, li: usize| self.locs[li].nth.map_or(true, |n| st.reached[li][me] == n);
+            |st: &GateState, li: usize| self.locs[li].nth.map_or(true, |n| st.reached[li][me] == n);
         for ((_, g), &li) in self.openers.iter().zip(&self.opener_at) {
             if here.contains(&li) && due(&st, li) {
                 if let GateKind::Simple(open) = g.0.kind() {
@@ -390,7 +390,7 @@ impl Engine {
 
     /// The calling thread's body ended: the `end` location, then the thread leaves the test.
     pub(super) fn end_current(&self) {
-        self.arrive(Site::End);
+        self.arrive(Position::End);
         self.leave_current();
     }
 

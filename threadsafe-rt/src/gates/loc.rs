@@ -239,13 +239,13 @@ impl Loc {
 
     /// Whether a thread named `thread` that reached `site` is at this location (ignoring
     /// [`nth`](Loc::nth), which the engine counts).
-    pub(crate) fn matches(&self, site: &Site, thread: &str) -> bool {
+    pub(crate) fn matches(&self, site: &Position, thread: &str) -> bool {
         if self.thread.as_deref().is_some_and(|t| t != thread) {
             return false;
         }
         match (&self.target, site) {
-            (Target::Point(name), Site::Point(p)) => name == p,
-            (Target::Statement { method, line }, Site::Statement(p)) => {
+            (Target::Point(name), Position::Point(p)) => name == p,
+            (Target::Statement { method, line }, Position::Statement(p)) => {
                 method == p.method && line.map_or(true, |l| l == p.line)
             }
             (
@@ -255,7 +255,7 @@ impl Loc {
                     file,
                     line,
                 },
-                Site::Sync {
+                Position::Sync {
                     op: o,
                     at,
                     method: m,
@@ -266,7 +266,7 @@ impl Loc {
                     && line.map_or(true, |l| l == at.line())
                     && file.as_deref().map_or(true, |f| at.file().ends_with(f))
             }
-            (Target::End, Site::End) => true,
+            (Target::End, Position::End) => true,
             _ => false,
         }
     }
@@ -274,7 +274,7 @@ impl Loc {
 
 /// Where a thread is: what the hooks report to the engine.
 #[derive(Clone, Copy, Debug)]
-pub(crate) enum Site {
+pub(crate) enum Position {
     Point(&'static str),
     Statement(&'static StatementPoint),
     Sync {
@@ -285,15 +285,15 @@ pub(crate) enum Site {
     End,
 }
 
-impl fmt::Display for Site {
+impl fmt::Display for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Site::Point(name) => write!(f, "point `{name}`"),
-            Site::Statement(p) => write!(f, "`{}` at {}:{}", p.method, p.file, p.line),
-            Site::Sync { op, at, .. } => {
+            Position::Point(name) => write!(f, "point `{name}`"),
+            Position::Statement(p) => write!(f, "`{}` at {}:{}", p.method, p.file, p.line),
+            Position::Sync { op, at, .. } => {
                 write!(f, "`{}` at {}:{}", op.name(), at.file(), at.line())
             }
-            Site::End => f.write_str("the end of its body"),
+            Position::End => f.write_str("the end of its body"),
         }
     }
 }
@@ -558,7 +558,7 @@ mod tests {
             line: 42,
             fields: &[],
         };
-        let site = Site::Statement(&P);
+        let site = Position::Statement(&P);
         assert!(Loc::method("append").matches(&site, "worker"));
         assert!(Loc::statement("append", 42).matches(&site, "worker"));
         assert!(!Loc::statement("append", 43).matches(&site, "worker"));
@@ -566,7 +566,7 @@ mod tests {
             .thread("main")
             .matches(&site, "worker"));
         let here = Location::caller();
-        let op = Site::Sync {
+        let op = Position::Sync {
             op: SyncOp::Lock,
             at: here,
             method: Some("append"),

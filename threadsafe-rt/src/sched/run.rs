@@ -306,7 +306,7 @@ impl Run {
                 || self.free.load(Ordering::Acquire)
                 || self.abort.load(Ordering::Acquire)
         };
-        if !wait::spin(wait::Kind::Controlled, ready) {
+        if !wait::spin(wait::WaitKind::Controlled, ready) {
             self.parked.fetch_add(1, Ordering::AcqRel);
             if !self.watched.swap(true, Ordering::AcqRel) {
                 watchdog::watch(self);

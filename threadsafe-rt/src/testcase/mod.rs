@@ -6,7 +6,9 @@ use std::any::TypeId;
 
 mod edit;
 
-/// Where a variable lives: the prefix, one suffix thread, or the post part.
+/// Where a variable lives: the prefix, one suffix thread, or the post part. (The public
+/// `gates::Scope` is another thing, a gated test's spawner, named after
+/// `std::thread::Scope` because it plays that part; the two never meet in one module.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Scope {
     Prefix,

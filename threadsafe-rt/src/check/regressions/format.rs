@@ -55,7 +55,7 @@ pub(super) struct Entry {
     pub(super) failure: String,
     pub(super) test: NamedTest,
     /// The failing controlled execution, when it can be replayed exactly.
-    pub(super) schedule: Option<Schedule>,
+    pub(super) schedule: Option<ControlledRun>,
 }
 
 /// The settings that decide which tests are generated and how they run.
@@ -78,7 +78,7 @@ pub(super) struct Settings {
 
 /// A controlled execution: the seed of its batch and its number in the batch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Schedule {
+pub(super) struct ControlledRun {
     pub(super) batch: u64,
     pub(super) execution: usize,
 }
@@ -115,11 +115,11 @@ pub(super) enum NamedOut {
 pub(super) struct NamedArg {
     pub(super) param: String,
     pub(super) ty: String,
-    pub(super) value: Value,
+    pub(super) value: ArgValue,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Value {
+pub(super) enum ArgValue {
     /// `seed N`: a fresh value made from this seed.
     Seed(u64),
     /// `iN`
@@ -341,10 +341,10 @@ impl NamedCall {
             .iter()
             .map(|a| {
                 let value = match a.value {
-                    Value::Seed(n) => format!("seed {n}"),
-                    Value::Instance(i) => format!("i{i}"),
-                    Value::PrefixVar(i) => format!("p{i}"),
-                    Value::OwnVar(i) => format!("v{i}"),
+                    ArgValue::Seed(n) => format!("seed {n}"),
+                    ArgValue::Instance(i) => format!("i{i}"),
+                    ArgValue::PrefixVar(i) => format!("p{i}"),
+                    ArgValue::OwnVar(i) => format!("v{i}"),
                 };
                 format!("{}: {} = {value}", one_line(&a.param), one_line(&a.ty))
             })

@@ -31,7 +31,7 @@ mod parse;
 mod run;
 mod text;
 
-use format::{Entry, File, Schedule, Settings};
+use format::{ControlledRun, Entry, File, Settings};
 use run::{Replayed, Replayer};
 
 /// Replays the entries of `desc`'s regressions file, if `config` has one, before any test
@@ -124,7 +124,7 @@ pub(super) fn record<T>(desc: &Description<T>, config: &Config, report: &mut Rep
         .replay
         .as_deref()
         .and_then(|t| t.parse::<ReplayToken>().ok())
-        .map(|token| Schedule {
+        .map(|token| ControlledRun {
             batch: failing.batch_seed,
             execution: token.execution,
         });

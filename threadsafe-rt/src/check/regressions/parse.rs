@@ -4,8 +4,8 @@
 //! uses was made before it (so that a hand edit cannot make the engine index past a pool).
 
 use super::format::{
-    Entry, File, NamedArg, NamedCall, NamedOut, NamedTest, ParseError, Schedule, Settings, Value,
-    MAGIC, VERSION,
+    ArgValue, ControlledRun, Entry, File, NamedArg, NamedCall, NamedOut, NamedTest, ParseError,
+    Settings, MAGIC, VERSION,
 };
 use crate::config::Config;
 
@@ -19,7 +19,7 @@ enum Part {
 
 /// What a part has made so far: the instances and outputs later calls may use.
 #[derive(Default)]
-struct Made {
+struct Bindings {
     instances: usize,
     prefix_vars: usize,
     own_vars: usize,
@@ -112,7 +112,7 @@ fn parse_entry<'a>(
     let (mut seed, mut settings, mut failure, mut schedule) = (None, None, None, None);
     let mut test = NamedTest::default();
     let (mut part, mut had_prefix, mut had_post) = (None, false, false);
-    let mut made = Made::default();
+    let mut made = Bindings::default();
     loop {
         let Some((n, line)) = lines.next() else {
             return Err(error(start, "the entry is not closed: `end` is missing"));
@@ -279,9 +279,9 @@ fn parse_settings(text: &str) -> Result<Settings, String> {
     Ok(settings)
 }
 
-fn parse_schedule(text: &str) -> Option<Schedule> {
+fn parse_schedule(text: &str) -> Option<ControlledRun> {
     match text.split_whitespace().collect::<Vec<_>>()[..] {
-        ["batch", batch, "execution", execution] => Some(Schedule {
+        ["batch", batch, "execution", execution] => Some(ControlledRun {
             batch: number(batch)?,
             execution: number(execution)?,
         }),
@@ -353,11 +353,11 @@ fn parse_arg(arg: &str) -> Option<NamedArg> {
         arg[eq + 3..].trim(),
     );
     let value = match value.strip_prefix("seed ") {
-        Some(n) => Value::Seed(number(n)?),
+        Some(n) => ArgValue::Seed(number(n)?),
         None => match reference(value)? {
-            ('i', n) => Value::Instance(n),
-            ('p', n) => Value::PrefixVar(n),
-            (_, n) => Value::OwnVar(n),
+            ('i', n) => ArgValue::Instance(n),
+            ('p', n) => ArgValue::PrefixVar(n),
+            (_, n) => ArgValue::OwnVar(n),
         },
     };
     (!param.is_empty() && !ty.is_empty()).then(|| NamedArg {
@@ -375,7 +375,7 @@ fn reference(text: &str) -> Option<(char, usize)> {
 }
 
 /// Checks that what `call` uses was made before it, and counts what it makes.
-fn uses(call: &NamedCall, part: Part, made: &mut Made) -> Result<(), String> {
+fn uses(call: &NamedCall, part: Part, made: &mut Bindings) -> Result<(), String> {
     let instance = |i: usize| match i < made.instances {
         true => Ok(()),
         false => Err(format!("`i{i}` is used before the prefix makes it")),
@@ -398,19 +398,19 @@ fn uses(call: &NamedCall, part: Part, made: &mut Made) -> Result<(), String> {
     }
     for a in &call.args {
         match a.value {
-            Value::Seed(_) => {}
-            Value::Instance(i) => instance(i)?,
-            Value::PrefixVar(i) if i < made.prefix_vars => {}
-            Value::OwnVar(i) if part != Part::Prefix && i < made.own_vars => {}
-            Value::OwnVar(_) if part == Part::Prefix => {
+            ArgValue::Seed(_) => {}
+            ArgValue::Instance(i) => instance(i)?,
+            ArgValue::PrefixVar(i) if i < made.prefix_vars => {}
+            ArgValue::OwnVar(i) if part != Part::Prefix && i < made.own_vars => {}
+            ArgValue::OwnVar(_) if part == Part::Prefix => {
                 return Err(
                     "the prefix's outputs are `p0`, `p1`, ...: `v` names a thread's".to_string(),
                 )
             }
-            Value::PrefixVar(i) => {
+            ArgValue::PrefixVar(i) => {
                 return Err(format!("`p{i}` is used before the prefix makes it"))
             }
-            Value::OwnVar(i) => return Err(format!("`v{i}` is used before this part makes it")),
+            ArgValue::OwnVar(i) => return Err(format!("`v{i}` is used before this part makes it")),
         }
     }
     let (count, letter) = match (call.out, part) {

@@ -1,14 +1,15 @@
 use std::time::Duration;
 
 use super::format::{
-    header, Entry, File, NamedArg, NamedCall, NamedOut, NamedTest, Schedule, Settings, Value,
+    header, ArgValue, ControlledRun, Entry, File, NamedArg, NamedCall, NamedOut, NamedTest,
+    Settings,
 };
 use super::parse::parse;
 use super::{append, path, read};
 use crate::config::{Config, Executor, Guide, ScheduleMode, Strategy};
 use crate::report::Written;
 
-fn arg(param: &str, ty: &str, value: Value) -> NamedArg {
+fn arg(param: &str, ty: &str, value: ArgValue) -> NamedArg {
     NamedArg {
         param: param.to_string(),
         ty: ty.to_string(),
@@ -33,7 +34,7 @@ fn entries() -> Vec<Entry> {
             NamedOut::Instance(0),
             None,
             "with_capacity",
-            vec![arg("n", "usize", Value::Seed(u64::MAX))],
+            vec![arg("n", "usize", ArgValue::Seed(u64::MAX))],
         ),
         call(NamedOut::Instance(1), None, "new", vec![]),
         call(
@@ -43,7 +44,7 @@ fn entries() -> Vec<Entry> {
             vec![arg(
                 "(a, b)",
                 "(HashMap<String, Vec<(u8, [u16; 4])>>, fn(u8) -> u8)",
-                Value::Seed(0),
+                ArgValue::Seed(0),
             )],
         ),
         call(
@@ -51,11 +52,11 @@ fn entries() -> Vec<Entry> {
             Some(1),
             "r#merge",
             vec![
-                arg("other", "&Registry", Value::Instance(0)),
+                arg("other", "&Registry", ArgValue::Instance(0)),
                 arg(
                     "keys",
                     "Box<dyn Iterator<Item = String>>",
-                    Value::PrefixVar(0),
+                    ArgValue::PrefixVar(0),
                 ),
             ],
         ),
@@ -67,15 +68,15 @@ fn entries() -> Vec<Entry> {
                 Some(0),
                 "insert",
                 vec![
-                    arg("k", "String", Value::Seed(k)),
-                    arg("v", "u32", Value::PrefixVar(0)),
+                    arg("k", "String", ArgValue::Seed(k)),
+                    arg("v", "u32", ArgValue::PrefixVar(0)),
                 ],
             ),
             call(
                 NamedOut::None,
                 Some(1),
                 "remove",
-                vec![arg("k", "&str", Value::OwnVar(0))],
+                vec![arg("k", "&str", ArgValue::OwnVar(0))],
             ),
         ]
     };
@@ -89,7 +90,7 @@ fn entries() -> Vec<Entry> {
             threads: vec![thread(1), thread(2), thread(3)],
             post: vec![call(NamedOut::Var(0), Some(0), "len", vec![])],
         },
-        schedule: Some(Schedule {
+        schedule: Some(ControlledRun {
             batch: 0x9E37_79B9_7F4A_7C15,
             execution: 41,
         }),
@@ -176,11 +177,11 @@ end
     let file = parse(text).unwrap();
     let (line, e) = &file.entries[0];
     assert_eq!(*line, 5);
-    assert_eq!(e.test.prefix[1].args[0].value, Value::Seed(1234));
+    assert_eq!(e.test.prefix[1].args[0].value, ArgValue::Seed(1234));
     assert_eq!(e.test.threads[1][0].out, NamedOut::Var(0));
     assert_eq!(
         e.schedule,
-        Some(Schedule {
+        Some(ControlledRun {
             batch: 993412,
             execution: 12
         })

@@ -3,7 +3,7 @@
 //! them again in the type as it is now, or says why the test no longer fits it: a method
 //! that is gone, skipped, or now `&mut self`, or arguments of another number or type.
 
-use super::format::{NamedArg, NamedCall, NamedOut, NamedTest, Value};
+use super::format::{ArgValue, NamedArg, NamedCall, NamedOut, NamedTest};
 use crate::subject::{Description, Op, ParamKind};
 use crate::testcase::{Arg, Call, Made, OpId, Out, Scope, TestCase, VarRef};
 
@@ -35,13 +35,13 @@ fn name_call<T>(desc: &Description<T>, c: &Call) -> NamedCall {
                 param: p.name.to_string(),
                 ty: p.ty.to_string(),
                 value: match *a {
-                    Arg::Fresh(seed) => Value::Seed(seed),
-                    Arg::Instance(i) => Value::Instance(i),
+                    Arg::Fresh(seed) => ArgValue::Seed(seed),
+                    Arg::Instance(i) => ArgValue::Instance(i),
                     Arg::Var(VarRef {
                         scope: Scope::Prefix,
                         index,
-                    }) => Value::PrefixVar(index),
-                    Arg::Var(v) => Value::OwnVar(v.index),
+                    }) => ArgValue::PrefixVar(index),
+                    Arg::Var(v) => ArgValue::OwnVar(v.index),
                 },
             })
             .collect(),
@@ -102,27 +102,27 @@ fn resolve_call<T>(desc: &Description<T>, c: &NamedCall, scope: Scope) -> Result
         }
         let var = |index| {
             let scope = match a.value {
-                Value::PrefixVar(_) => Scope::Prefix,
+                ArgValue::PrefixVar(_) => Scope::Prefix,
                 _ => scope,
             };
             Arg::Var(VarRef { scope, index })
         };
         args.push(match (a.value, &p.kind) {
-            (Value::Instance(i), ParamKind::Instance(_)) => Arg::Instance(i),
-            (Value::Seed(seed), ParamKind::Value { .. }) => Arg::Fresh(seed),
+            (ArgValue::Instance(i), ParamKind::Instance(_)) => Arg::Instance(i),
+            (ArgValue::Seed(seed), ParamKind::Value { .. }) => Arg::Fresh(seed),
             (
-                Value::PrefixVar(i) | Value::OwnVar(i),
+                ArgValue::PrefixVar(i) | ArgValue::OwnVar(i),
                 ParamKind::Value {
                     clone: Some(_), ..
                 },
             ) => var(i),
-            (Value::PrefixVar(_) | Value::OwnVar(_), ParamKind::Value { .. }) => {
+            (ArgValue::PrefixVar(_) | ArgValue::OwnVar(_), ParamKind::Value { .. }) => {
                 return Err(format!(
                     "`{shown}`: argument `{}` of `{name}` cannot reuse an earlier output now (its type is not `Clone`)",
                     p.name
                 ))
             }
-            (Value::Instance(_), ParamKind::Value { .. }) => {
+            (ArgValue::Instance(_), ParamKind::Value { .. }) => {
                 return Err(format!(
                     "`{shown}`: argument `{}` of `{name}` takes no instance of the type now",
                     p.name
