@@ -6,7 +6,8 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::point::Step;
 
-/// An oracle that decides who runs next at each scheduling point.
+/// A strategy: it decides who runs next at each scheduling point. (The *oracle* is
+/// something else: it judges an execution, in `oracle/`.)
 pub(crate) trait Scheduler: Send {
     /// One of `runnable` (never empty); `current` is the thread at the point, if runnable;
     /// `yielding` when that point is a `yield_now` (the thread waits for another one).
