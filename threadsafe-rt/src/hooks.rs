@@ -31,11 +31,9 @@ thread_local! {
     /// Whether the noise yields the core now and then. Not on a busy machine, where the
     /// threads run pinned apart (`exec/cores.rs`): there a thread's core is shared with
     /// another process, and a yield hands it over for a whole time slice (milliseconds),
-    /// while its peer waits. The machine preempts the threads there anyway. Beside one
-    /// busy process, `stress` checks of R6 (`corpus-real`: a race inside one call of the
-    /// dependency, three statement points a call) made a median 3,955 executions/s with
-    /// the yields and 20,788 without, and found it in 9 and 10 of 10 checks within 5 s
-    /// (`corpus/results/2026-11-27-no-yields-when-pinned.md`).
+    /// while its peer waits. The machine preempts the threads there anyway. Beside a busy
+    /// process, checks of a race inside one call of a dependency ran several times as many
+    /// executions without the yields, and found it at least as often (see decision 0065).
     static NOISE_YIELDS: Cell<bool> = const { Cell::new(true) };
     /// The operations this thread performed outside controlled runs, while recording.
     static RECORDED: RefCell<Option<Vec<Recorded>>> = const { RefCell::new(None) };

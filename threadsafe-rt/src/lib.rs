@@ -14,7 +14,7 @@
 //! # Tutorial
 //!
 //! (Compiled, not run here: how soon a free-running race shows up depends on the machine;
-//! the measured finds are in the repository's `tests/` crate.)
+//! the finds that CI checks are in the repository's `tests/` crate.)
 //!
 //! ```no_run
 //! use std::sync::Mutex;

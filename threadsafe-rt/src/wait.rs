@@ -21,18 +21,15 @@
 //! thread's budget is its own, and once both are at the least, every hand-off wakes a parked
 //! thread (and where the kernel has put the two on one core meanwhile, which was not checked
 //! here, neither can run while the other spins). A wait then always takes longer than a
-//! short spin, so a short probe never pays off, and the state lasts. On an idle machine,
-//! controlled runs of `metrics-util` 0.3.2's bucket (`corpus-real`, R6) went from about 1 ms
-//! to 10–20 ms a batch for tens of tests at a time, most hand-offs parked; the throughput
-//! benchmark's controlled rows fell from 250,000–300,000 to 50,000–150,000 executions/s in a
-//! fifth to a third of its measurements. A probe as long as the longest spin outlasts the
+//! short spin, so a short probe never pays off, and the state lasts: even on an idle
+//! machine, controlled batches then ran many times slower for tens of tests at a time, most
+//! hand-offs parked (see decision 0061). A probe as long as the longest spin outlasts the
 //! peer's wake-up (and while it spins, the two threads are both runnable, which lets the
 //! kernel move one of two sharing a core to the idle one). A probe that pays off gives back
 //! the whole budget, not twice the few iterations its peer, now spinning too, took to answer:
 //! that left the budget at the least again after the next longer step. Probing every 128
 //! waits rather than every 64 cuts what the probes cost beside a busy process, where they
-//! fail: about 7% of the controlled executions/s there, against 12%
-//! (`corpus/results/2026-11-27-spin-probe.md`).
+//! fail (decision 0061 has the figures).
 
 use std::cell::{Cell, RefCell};
 use std::sync::atomic::{fence, AtomicUsize, Ordering};
@@ -69,10 +66,9 @@ const SPIN_SLACK: Duration = Duration::from_micros(20);
 /// budget for all of them learned from the long waits, which spinning does not pay: under
 /// `auto` a test's controlled batch runs after free-running batches on the same workers,
 /// and its hand-offs began with the least budget and parked at every turn until a probe
-/// brought the budget back. Measured on R2's twin (`lasso` 0.7.2, seed 0, release, nothing
-/// else running): its controlled batches of 100 executions took 1.5 to 15 ms under `auto`,
-/// against 0.6 to 1 ms for the same tests under `controlled`; with a budget per kind, 0.6 to
-/// 2.7 ms, and the check ran 590 controlled batches in 3 s instead of 160.
+/// brought the budget back, so that the same controlled batches took several times as long
+/// under `auto` as under `controlled`. With a budget per kind they take about as long, and a
+/// check runs several times as many of them (see decision 0071).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum WaitKind {
     /// A controlled run's turn, or a phase of a controlled batch (one execution a round).

@@ -7,17 +7,16 @@ use crate::exec::{Distinct, Res};
 
 /// The share of a test's time the free-running arm gets when a test runs both arms, within
 /// these bounds: it starts at a quarter and moves after each test by [`next_free_share`].
-/// Not below a quarter: on lasso 0.6.0 (`corpus-real`, R2), whose race is inside the
-/// dependency behind two-statement methods, a floor of 1/16 found it in 3 of 5 seeds where
-/// free-running alone found 5 of 5; the synthetic corpus, found under control, pays for the
-/// floor (README, "Races inside dependencies").
+/// Not below a quarter: with a lower floor, a race inside a dependency behind
+/// two-statement methods was missed in seeds where free-running threads alone found it;
+/// the synthetic corpus, found under control, pays a little for the floor (see decision
+/// 0005).
 pub(super) const FREE_SHARE: (f64, f64) = (0.25, 0.75);
-/// Where the share drifts after tests whose two arms gave the same results. On
-/// metrics-util 0.3.2 (`corpus-real`, R6), whose race is inside the dependency's `push`,
-/// every test's arms agree until the bug; with the share at its floor after such tests,
-/// stress / auto was 0.32 over 30 seeds, and 0.87 with the drift; the papers' subjects
-/// 0.98× side by side, the bank (W5, found under control) 1.38×
-/// (`corpus/results/2026-11-26-share-drift.md`).
+/// Where the share drifts after tests whose two arms gave the same results. Where a race is
+/// inside a dependency's call, every test's arms agree until the bug; with the share at its
+/// floor after such tests, `auto` took several times as long as `stress` to find it. The
+/// drift closes most of that gap, at some cost to a subject found under control (see
+/// decision 0022).
 pub(super) const FREE_SHARE_EVEN: f64 = 0.5;
 /// The share of the first test.
 pub(super) const FREE_SHARE_START: f64 = 0.25;
@@ -26,9 +25,8 @@ pub(super) const FREE_SHARE_START: f64 = 0.25;
 /// `conc_execs` executions (at least one); the free-running batch after it holds them all.
 /// On the papers' subjects the bug mostly shows in the first executions of the right test,
 /// under control or free-running, so a check's time is its tests times what a test costs,
-/// and a controlled execution costs about twice a free-running one. With the whole count
-/// under control, auto took 1.7 times as long as `stress` there
-/// (`corpus/results/2026-11-27-smaller-controlled-batch.md`).
+/// and a controlled execution costs more than a free-running one. With the whole count
+/// under control, `auto` took clearly longer than `stress` there (see decision 0073).
 pub(super) const CONTROLLED_TENTHS: usize = 2;
 
 /// Executions of the controlled batch of a test that runs both arms, when a batch holds
@@ -41,7 +39,7 @@ pub(super) fn controlled_count(batch: usize) -> usize {
 /// when the test ran on, a check sees before it takes the calls that gave them for
 /// nondeterministic (not compared from then on). One is not enough: under load a real race
 /// hit once may not come back within the re-runs, and marking its calls at once hid a lost
-/// update for the rest of a 20 s check.
+/// update for the rest of a check (decision 0070: which other results count as coming back).
 pub(super) const UNCONFIRMED_BEFORE_VARYING: u32 = 3;
 
 /// How a test's executions run.

@@ -3,15 +3,14 @@
 //! A race needs its threads to run at the same time. On an idle machine the operating
 //! system gives each thread a core of its own. Beside a busy process it often does not: a
 //! parked thread is woken onto its peer's core, and the two then take turns there while the
-//! other core runs the busy process, so no execution of the round overlaps. Measured with
-//! three real-crate subjects (R1, R3, R4; release, 5 seeds each, one `while :; do :; done`
-//! beside): 8 of 15 found within 5 s unpinned, 15 of 15 (0.066 s, geometric mean of the
-//! medians) with this module (`corpus/results/2026-11-26-pinned-apart.md`).
+//! other core runs the busy process, so no execution of the round overlaps. Threads pinned
+//! apart find such races beside a busy process, where unpinned ones often miss them within
+//! a check's budget (see decision 0024).
 //!
-//! But pinning every round cost on an idle machine (lasso's R2 took 1.0 to 1.6 times as
-//! long in three runs taking turns), and while a thread is pinned, the code it runs sees
-//! one core: `available_parallelism()` says 1, and a thread it spawns inherits the pin. So
-//! threads are pinned only where it pays, and only for the calls of a round:
+//! But pinning every round cost time on an idle machine (decision 0024 too), and while a
+//! thread is pinned, the code it runs sees one core: `available_parallelism()` says 1, and
+//! a thread it spawns inherits the pin. So threads are pinned only where it pays, and only
+//! for the calls of a round:
 //! - each thread notes its core when the round starts; threads that started on one core
 //!   share it ([`Cores::note_start`], [`Cores::shared`]), and the batch pins the rest of its
 //!   rounds ([`Cores::pin`]: thread `t` on the `t`-th core from the one the leader
@@ -23,10 +22,9 @@
 //! - prefixes, post parts and evaluations run unpinned: the instance is made, and results
 //!   read, as the sequential runs that judge them make and read them.
 //!
-//! One round on one core is enough, though an idle machine has such rounds too (220 of
-//! 312,500 in the `free_running` benchmark, often the process's first): waiting for three in
-//! a row pinned far less there, and made the papers' subjects 1.10 to 1.30 times slower to
-//! find side by side (`corpus/results/2026-11-26-three-rounds-tried.md`).
+//! One round on one core is enough, though an idle machine has such rounds too (rarely, often
+//! the process's first): waiting for three in a row pinned far less there, but found the
+//! papers' subjects no sooner, rather later (see decision 0026).
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 

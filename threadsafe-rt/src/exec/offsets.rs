@@ -8,8 +8,8 @@
 //! a number of pauses drawn log-uniformly up to the *window*: about as long as the test's
 //! calls take when run one after the other. A longer wait would only make the calls miss
 //! each other, and would cost every execution its length (a `spin_loop` pause is some
-//! tens of nanoseconds; waits of thousands of pauses once made an execution of two cheap
-//! calls ten times as slow as a hand-written stress loop of them).
+//! tens of nanoseconds; fixed waits of thousands of pauses once made an execution of two
+//! cheap calls cost many rounds of a hand-written stress loop of them: see decision 0004).
 
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
@@ -50,12 +50,11 @@ const NOISE_POINTS: u64 = 32;
 ///
 /// About one point in eight stalls, for up to the stall's bound (log-uniform), so the noise
 /// of one execution adds up to about `points / 8` times a stall. Bounded by the window
-/// alone, a test of many points spent nearly all its time in the noise: V9's vector, seed 1,
-/// made tests of 262,152 points (a vector grown to 65,536 elements, a point per element)
-/// whose sequential run took 2 ms and whose free-running executions took about a second
-/// each, two tests of that check 1.9 s each. Stalls as long as the calls take are there to
-/// let a peer run a whole call inside a race window; a test of many points has many windows,
-/// and shorter stalls in each do that as well.
+/// alone, a test of many points (a vector grown to tens of thousands of elements, a point
+/// per element) spent nearly all its time in the noise, its free-running executions far
+/// longer than its sequential run (see decision 0072). Stalls as long as the calls take are
+/// there to let a peer run a whole call inside a race window; a test of many points has many
+/// windows, and shorter stalls in each do that as well.
 pub(super) fn noise_window(seq_time: Duration, points: u64) -> u32 {
     let w = u64::from(window(seq_time));
     let scaled = w * NOISE_POINTS / points.max(NOISE_POINTS);
@@ -67,11 +66,10 @@ pub(super) fn noise_window(seq_time: Duration, points: u64) -> u32 {
 /// half of `NOISE_POINTS`), some three times the one point in six that stalls on average.
 ///
 /// A concurrent run can reach far more points than the sequential one that sized the
-/// window. V9's vector, seed 1, made a test of `elements()` beside `set_size(capacity())`:
-/// one after the other, `elements()` enumerates nothing (8 points, 12 µs); beside it, the
-/// vector grows to the capacity, some 65,000 elements, with points in each. Unbounded, the
-/// noise of those points made each free-running execution take about 50 ms, and the
-/// test's batch of 100 took 2 to 5 seconds of a 10 s check, twice in the check.
+/// window: a test of a vector's `elements()` beside `set_size(capacity())` enumerates nothing
+/// when its calls run one after the other, and beside it the vector grows to its capacity,
+/// tens of thousands of elements, with points in each. Unbounded, the noise of those points
+/// made one such test's batches take a large part of a check's budget (see decision 0075).
 pub(super) fn noise_stalls(points: u64) -> u32 {
     u32::try_from(points.max(NOISE_POINTS) / 2).unwrap_or(u32::MAX)
 }

@@ -41,8 +41,8 @@ const RELEASE_SPINS: u32 = 2048;
 /// Free-running threads spin this long (some tens of microseconds) in every wait before the
 /// adaptive spin and the park: a stress run finds races only while its threads run at the
 /// same time, and a thread that parks between executions leaves its core to another process
-/// and often comes back on its peer's. (Measured with a std-lock check-then-act under stress
-/// beside a busy process: without it, three times the executions to the race.)
+/// and often comes back on its peer's: beside a busy process, a check-then-act race then
+/// took several times as many executions to show (see decision 0054).
 const FREE_RUNNING_SPINS: u32 = 2048;
 
 /// The shared counters of one batch; see the module docs.

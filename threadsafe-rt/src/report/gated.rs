@@ -31,8 +31,9 @@ use crate::testcase::{Scope, TestCase};
 /// in (the held thread waits until the other has ended). Otherwise the trace cannot say:
 /// the other thread may have blocked at once (at a lock the held one holds) or run to its
 /// end, or another of several threads ran; the segment goes on as the trace shows it, as
-/// if nobody ran, which is right when the other thread blocked (measured on the corpus,
-/// the gated test then fails in some finds and passes or ends in a gate deadlock in others).
+/// if nobody ran, which is right when the other thread blocked (on the corpus, such a gated
+/// test fails in some finds and passes or ends in a gate deadlock in others: see decision
+/// 0055).
 pub(crate) fn gated_entries(trace: &[Step]) -> Vec<String> {
     let mut seen: HashMap<(usize, String), usize> = HashMap::new();
     // Each step: its index in the trace, its thread, its location, whether it was held,
