@@ -31,6 +31,9 @@ pub const SHARD_ENV: &str = "THREADSAFE_SHARD";
 /// Environment variable that turns the regressions file ([`Config::regressions`]) `on` or
 /// `off`.
 pub const REGRESSIONS_ENV: &str = "THREADSAFE_REGRESSIONS";
+/// Environment variable that shows the MAP-coverage detail in the report ([`Config::verbose`]):
+/// `on` or `off`.
+pub const VERBOSE_ENV: &str = "THREADSAFE_VERBOSE";
 /// The folder of the regressions files, beside the crate: `threadsafe-regressions/<Type>.txt`.
 pub const REGRESSIONS_DIR: &str = "threadsafe-regressions";
 
@@ -295,7 +298,7 @@ pub struct Config {
     /// After a violation, look for a smaller test that fails the same way (true), for at
     /// most half the budget (0.3 s to 10 s); the report shows the smallest one found.
     pub shrink: bool,
-    /// Show the MAP-coverage detail in the report (false: one line). `THREADSAFE_VERBOSE=1`
+    /// Show the MAP-coverage detail in the report (false: one line). `THREADSAFE_VERBOSE=on`
     /// sets it.
     pub verbose: bool,
     /// Hunts of the type run at once (1), each with its own seed of the seed stream and its
@@ -384,7 +387,22 @@ impl Config {
             std::env::var(JOBS_ENV).ok().as_deref(),
             std::env::var(SHARD_ENV).ok().as_deref(),
             std::env::var(REGRESSIONS_ENV).ok().as_deref(),
-        )
+        )?
+        .with_verbose_override(std::env::var(VERBOSE_ENV).ok().as_deref())
+    }
+
+    /// `THREADSAFE_VERBOSE`, when set: `on` or `off`, in the grammar of every switch.
+    pub(crate) fn with_verbose_override(
+        mut self,
+        verbose: Option<&str>,
+    ) -> Result<Self, ConfigError> {
+        if let Some(v) = verbose {
+            let switch: knobs::Switch = v
+                .parse()
+                .map_err(|e: knobs::Error| ConfigError(format!("{VERBOSE_ENV}: {e}")))?;
+            self.verbose = switch == knobs::Switch::On;
+        }
+        Ok(self)
     }
 
     pub(crate) fn with_overrides(
@@ -548,6 +566,26 @@ impl Config {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn verbose_is_a_switch() {
+        let on = Config::default()
+            .with_verbose_override(Some("on\n"))
+            .unwrap();
+        assert!(on.verbose);
+        assert!(
+            !on.clone()
+                .with_verbose_override(Some("off"))
+                .unwrap()
+                .verbose
+        );
+        assert!(on.clone().with_verbose_override(None).unwrap().verbose);
+        let e = Config::default()
+            .with_verbose_override(Some("1"))
+            .unwrap_err();
+        assert!(e.to_string().starts_with("THREADSAFE_VERBOSE: "), "{e}");
+        assert!(e.to_string().contains("`\"on\"`"), "{e}");
+    }
 
     #[test]
     fn env_overrides_are_strict() {

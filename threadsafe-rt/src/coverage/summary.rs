@@ -72,7 +72,7 @@ impl MapCoverage {
             .ratio()
             .map_or("-".to_string(), |r| format!("{:.1}%", r * 100.0));
         format!(
-            "  MAP-coverage: {}/{} feasible memory-access patterns ({pct}); method pairs run concurrently: {}/{}; {} controlled executions (THREADSAFE_VERBOSE=1 for the detail)",
+            "  MAP-coverage: {}/{} feasible memory-access patterns ({pct}); method pairs run concurrently: {}/{}; {} controlled executions (THREADSAFE_VERBOSE=on for the detail)",
             self.covered, self.feasible, self.pairs_covered, self.pairs_total, self.executions
         )
     }
