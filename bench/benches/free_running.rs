@@ -8,22 +8,22 @@
 //! - `Names`: `intern(k) ‖ intern(k)`, then `len()` (a `Mutex<HashMap>` interner);
 //! - `DashNames`: the same over `dashmap` 5.5.3 (a thin type over a dependency).
 //!
-//! - hand loop: [`threadsafe_bench::hand_loop::run`]: two persistent threads (the calling
-//!   one and a helper released by a spin flag), the pair on a fresh instance per round, the
-//!   read after; rate = rounds/s.
+//! - hand loop: [`threadsafe_corpus::naive::tight_loop`], the real-crate subjects' naive
+//!   test: two persistent threads (a caller and a helper released by a spin flag), the pair
+//!   on a fresh instance per round, the read after; rate = rounds/s.
 //! - threadsafe: `threadsafe_rt::bench::run_scenario`, the free-running batch executor on the test
 //!   `new(); [a] ‖ [b]; read()` (generation, oracle and coverage left out); rate =
 //!   executions/s, in three arms: one execution per round (the executor before strides),
 //!   a check's stride with return values not observed, and as a check runs it (stride and
 //!   results observed).
 //!
-//! The table shows the median rate of `R` turns (3; quick: 1) of about `T` each (1 s;
-//! quick: 0.2 s) and the cost of one execution as a multiple of one hand-loop round.
+//! The table shows the median rate of `R` turns (`--rounds`, 3; quick: 1) of about `T` each
+//! (`--time`, 1 s; quick: 0.2 s) and the cost of one execution as a multiple of one hand-loop round.
 //!
 //! ```sh
 //! cargo bench -p threadsafe-bench --bench free_running
-//! BENCH_QUICK=1 cargo bench -p threadsafe-bench --bench free_running
-//! BENCH_TIME=3s BENCH_ROUNDS=5 cargo bench -p threadsafe-bench --bench free_running
+//! cargo bench -p threadsafe-bench --bench free_running -- --quick
+//! cargo bench -p threadsafe-bench --bench free_running -- --time 3s --rounds 5
 //! ```
 
 #![allow(clippy::new_without_default, clippy::len_without_is_empty)]
@@ -34,8 +34,10 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use dashmap::DashMap;
-use threadsafe_bench::{hand_loop, harness};
+use threadsafe_bench::cli::settings_or_exit;
+use threadsafe_bench::load_line;
 use threadsafe_bench::{median, thousands};
+use threadsafe_corpus::naive::{tight_loop, LoopRun};
 use threadsafe_rt::bench::MAX_STRIDE;
 use threadsafe_rt::{thread_safe, Subject};
 
@@ -95,7 +97,7 @@ struct Subj {
     name: &'static str,
     pair: &'static str,
     tool: fn(usize, Arm) -> threadsafe_rt::bench::ScenarioRun,
-    hand: fn(Duration) -> hand_loop::LoopRun,
+    hand: fn(Duration) -> LoopRun,
 }
 
 /// How the tool's executor runs: executions per round, and whether results are observed.
@@ -160,14 +162,14 @@ fn subjects() -> Vec<Subj> {
             name: "Hits",
             pair: "hit() ‖ hit(); get()",
             tool: |n, arm| tool::<Hits>("hit", "get", n, arm),
-            hand: |t| hand_loop::run(t, Hits::new, |h| h.hit(), |h| h.hit(), |h| h.get() == 2),
+            hand: |t| tight_loop(t, Hits::new, |h| h.hit(), |h| h.hit(), |h| h.get() == 2),
         },
         Subj {
             name: "Names",
             pair: "intern(k) ‖ intern(k); len()",
             tool: |n, arm| tool::<Names>("intern", "len", n, arm),
             hand: |t| {
-                hand_loop::run(
+                tight_loop(
                     t,
                     Names::new,
                     |s| {
@@ -185,7 +187,7 @@ fn subjects() -> Vec<Subj> {
             pair: "intern(k) ‖ intern(k); len()",
             tool: |n, arm| tool::<DashNames>("intern", "len", n, arm),
             hand: |t| {
-                hand_loop::run(
+                tight_loop(
                     t,
                     DashNames::new,
                     |s| {
@@ -210,20 +212,39 @@ fn tool_rate(s: &Subj, arm: Arm, time: Duration) -> f64 {
     run.executions as f64 / run.elapsed.as_secs_f64()
 }
 
+/// What `--help` prints.
+const USAGE: &str = "\
+the free-running executor against the hand-written stress loop of the same calls
+
+usage: cargo bench -p threadsafe-bench --bench free_running -- [options]
+
+  --time DURATION   each turn's time per side (default: 1s; quick: 0.2s)
+  --rounds N        turns (default: 3; quick: 1)
+  --quick           a short smoke run
+  --help            this text
+
+DURATION: a number and a unit (ms, s, m or min), e.g. 500ms, 2s, 1.5s, 10m.";
+
 fn main() {
-    let quick = harness::quick();
-    let time = harness::env_duration(
-        "BENCH_TIME",
-        if quick {
-            Duration::from_millis(200)
-        } else {
-            Duration::from_secs(1)
+    let (time, rounds) = settings_or_exit(
+        "free_running",
+        USAGE,
+        &["--time", "--rounds"],
+        &["--quick"],
+        |o| {
+            let quick = o.has("--quick");
+            Ok((
+                o.duration(
+                    "--time",
+                    Duration::from_millis(if quick { 200 } else { 1000 }),
+                )?,
+                o.count("--rounds", if quick { 1 } else { 3 })?,
+            ))
         },
     );
-    let rounds = harness::env_usize("BENCH_ROUNDS", if quick { 1 } else { 3 });
     println!(
         "<!-- cargo bench -p threadsafe-bench --bench free_running; {} -->",
-        harness::load()
+        load_line()
     );
     println!();
     let names: Vec<&str> = ARMS.iter().map(|(name, _)| *name).collect();
@@ -240,7 +261,7 @@ fn main() {
         for _ in 0..rounds {
             let run = (s.hand)(time);
             assert!(
-                !run.failed,
+                run.failed_at.is_none(),
                 "{}: the hand loop failed on a correct type",
                 s.name
             );
@@ -267,5 +288,5 @@ fn main() {
         );
     }
     println!();
-    println!("{}", harness::load());
+    println!("{}", load_line());
 }

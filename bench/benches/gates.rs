@@ -14,15 +14,15 @@
 //!
 //! ```sh
 //! cargo bench -p threadsafe-bench --bench gates
-//! BENCH_QUICK=1 cargo bench -p threadsafe-bench --bench gates
-//! BENCH_RUNS=5000 BENCH_ROUNDS=5 cargo bench -p threadsafe-bench --bench gates
+//! cargo bench -p threadsafe-bench --bench gates -- --quick
+//! cargo bench -p threadsafe-bench --bench gates -- --runs 5000 --rounds 5
 //! ```
 
 use std::time::Instant;
 
+use threadsafe_bench::cli::settings_or_exit;
 use threadsafe_bench::gated::{array_list, string_buffer, StrBuf};
-use threadsafe_bench::harness;
-use threadsafe_bench::median;
+use threadsafe_bench::{load_line, median};
 use threadsafe_rt::gates::{self, Schedule};
 
 struct Row {
@@ -56,10 +56,26 @@ fn sleep_based() -> bool {
 /// The sleep of [`sleep_based`].
 const SLEEP_US: u64 = 200;
 
+/// What `--help` prints.
+const USAGE: &str = "\
+the cost of gates: the same test with and without a schedule
+
+usage: cargo bench -p threadsafe-bench --bench gates -- [options]
+
+  --runs N     runs per measurement (default: 2000; quick: 100)
+  --rounds N   rounds taking turns (default: 3; quick: 1)
+  --quick      a short smoke run
+  --help       this text";
+
 fn main() {
-    let quick = harness::quick();
-    let runs = harness::env_usize("BENCH_RUNS", if quick { 100 } else { 2000 });
-    let rounds = harness::env_usize("BENCH_ROUNDS", if quick { 1 } else { 3 });
+    let (runs, rounds) =
+        settings_or_exit("gates", USAGE, &["--runs", "--rounds"], &["--quick"], |o| {
+            let quick = o.has("--quick");
+            Ok((
+                o.count("--runs", if quick { 100 } else { 2000 })?,
+                o.count("--rounds", if quick { 1 } else { 3 })?,
+            ))
+        });
     let rows = [
         Row {
             name: "StringBuffer, plain",
@@ -90,7 +106,7 @@ fn main() {
     println!(
         "{} runs per measurement, {rounds} rounds taking turns; {}\n",
         runs,
-        harness::load()
+        load_line()
     );
     let mut times: Vec<Vec<f64>> = vec![Vec::new(); rows.len()];
     let mut failures = vec![0usize; rows.len()];
@@ -120,5 +136,5 @@ fn main() {
             per_test[i] / plain
         );
     }
-    println!("\n{}", harness::load());
+    println!("\n{}", load_line());
 }

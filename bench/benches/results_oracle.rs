@@ -11,11 +11,11 @@
 //! - `Stack`: a `Mutex<Vec>`: `push(v)`, `pop() -> Option<v>`, `peek()`, `len()`.
 //!
 //! **Rates.** `threadsafe_rt::check` of each type with `Config::default()`, seed 0, budget
-//! `T` (1 s; `BENCH_QUICK=1`: 0.3 s), shrinking off, and `schedule` controlled or stress
+//! `T` (`--time`, 1 s; `--quick`: 0.3 s), shrinking off, and `schedule` controlled or stress
 //! (free-running); rate = `report.executions / report.elapsed` (generation, executions and
 //! the oracle included). Each round measures every type, schedule and setting of `results`
 //! in turn, off and on back to back (which goes first alternates by round), for `R` rounds
-//! (3; quick: 1), after one check of each type and schedule that is not counted (the first
+//! (`--rounds`, 3; quick: 1), after one check of each type and schedule that is not counted (the first
 //! checks of a process pay for its workers); a cell is the median rate, the ratio is on's median over off's, and the
 //! last rows are the geometric means of the ratios. The issue's target is ≥ 0.8×. The
 //! last column: results no linearization gave, even after the confirmation runs, that did
@@ -24,7 +24,7 @@
 //!
 //! **Judging one test.** `threadsafe_rt::bench::judge_scenario`: `new()`, then three calls on each of
 //! four threads (369,600 linearizations: the depth-first search, not the enumeration), run
-//! free-running `E` times (200; quick: 50) with results observed; then a fresh oracle judges
+//! free-running `E` times (`--executions`, 200; quick: 50) with results observed; then a fresh oracle judges
 //! each distinct result, as a check does after a batch: trying first the order in which the
 //! calls returned; and again with that order withheld, the depth-first search alone (each
 //! order extended only while its results agree). The table shows the distinct results, how
@@ -33,8 +33,8 @@
 //!
 //! ```sh
 //! cargo bench -p threadsafe-bench --bench results_oracle
-//! BENCH_QUICK=1 cargo bench -p threadsafe-bench --bench results_oracle
-//! BENCH_TIME=3s BENCH_ROUNDS=5 cargo bench -p threadsafe-bench --bench results_oracle
+//! cargo bench -p threadsafe-bench --bench results_oracle -- --quick
+//! cargo bench -p threadsafe-bench --bench results_oracle -- --time 3s --rounds 5
 //! ```
 
 #![allow(clippy::new_without_default, clippy::len_without_is_empty)]
@@ -42,7 +42,8 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use threadsafe_bench::harness;
+use threadsafe_bench::cli::settings_or_exit;
+use threadsafe_bench::load_line;
 use threadsafe_bench::{geomean, median, thousands, Estimate};
 use threadsafe_rt::sync::atomic::{AtomicU64, Ordering};
 use threadsafe_rt::sync::Mutex;
@@ -191,21 +192,41 @@ fn rate(s: &Subj, schedule: ScheduleMode, results: bool, time: Duration) -> [f64
     ]
 }
 
+/// What `--help` prints.
+const USAGE: &str = "\
+what the results oracle costs: checks with results on and off, and the oracle alone
+
+usage: cargo bench -p threadsafe-bench --bench results_oracle -- [options]
+
+  --time DURATION   budget of each check (default: 1s; quick: 0.3s)
+  --rounds N        rounds taking turns (default: 3; quick: 1)
+  --executions N    executions of the test the oracle judges alone (default: 200; quick: 50)
+  --quick           a short smoke run
+  --help            this text
+
+DURATION: a number and a unit (ms, s, m or min), e.g. 500ms, 2s, 1.5s, 10m.";
+
 fn main() {
-    let quick = harness::quick();
-    let time = harness::env_duration(
-        "BENCH_TIME",
-        if quick {
-            Duration::from_millis(300)
-        } else {
-            Duration::from_secs(1)
+    let (time, rounds, executions) = settings_or_exit(
+        "results_oracle",
+        USAGE,
+        &["--time", "--rounds", "--executions"],
+        &["--quick"],
+        |o| {
+            let quick = o.has("--quick");
+            Ok((
+                o.duration(
+                    "--time",
+                    Duration::from_millis(if quick { 300 } else { 1000 }),
+                )?,
+                o.count("--rounds", if quick { 1 } else { 3 })?,
+                o.count("--executions", if quick { 50 } else { 200 })?,
+            ))
         },
     );
-    let rounds = harness::env_usize("BENCH_ROUNDS", if quick { 1 } else { 3 });
-    let executions = harness::env_usize("BENCH_EXECUTIONS", if quick { 50 } else { 200 });
     println!(
         "<!-- cargo bench -p threadsafe-bench --bench results_oracle; {}; {rounds} round(s) of {:.2} s per check -->",
-        harness::load(),
+        load_line(),
         time.as_secs_f64()
     );
     println!();
@@ -299,5 +320,5 @@ fn main() {
         );
     }
     println!();
-    println!("{}", harness::load());
+    println!("{}", load_line());
 }

@@ -1,7 +1,7 @@
 //! How far shrinking takes the corpus's finds, and what it costs.
 //!
 //! For every selected subject and seed `0..N` (default 5), the buggy type is checked as
-//! `time_to_bug` checks it (`measure::tool_config`: `Config::default()` with the seed and
+//! `time_to_bug` checks it (`tool_config`: `Config::default()` with the seed and
 //! budget `B`, default 10 s, and the papers' oracle for the papers' subjects, results
 //! compared for the others), shrinking on as it ships. For each find of the subject's bug
 //! (a panic in its file, or a deadlock; under results compared, a wrong result too;
@@ -15,9 +15,9 @@
 //! all finds and each column's largest value), and what the columns mean.
 //!
 //! ```sh
-//! cargo bench -p threadsafe-corpus --bench shrinking                 # all, N = 5, B = 10 s
-//! cargo bench -p threadsafe-corpus --bench shrinking -- --quick      # a short run
-//! cargo bench -p threadsafe-corpus --bench shrinking -- --subjects V7,logger --seeds 10 --budget 5s
+//! cargo bench -p threadsafe-bench --bench shrinking                 # all, N = 5, B = 10 s
+//! cargo bench -p threadsafe-bench --bench shrinking -- --quick      # a short run
+//! cargo bench -p threadsafe-bench --bench shrinking -- --subjects V7,logger --seeds 10 --budget 5s
 //! ```
 //!
 //! Exit codes: 0; 1 when a check could not run, panicked, or found something that was not
@@ -85,7 +85,7 @@ fn main() -> ExitCode {
     if !settings.under_bench {
         eprintln!(
             "shrinking: not run by `cargo bench` (no `--bench` argument): nothing to do; \
-             run `cargo bench -p threadsafe-corpus --bench shrinking`"
+             run `cargo bench -p threadsafe-bench --bench shrinking`"
         );
         return ExitCode::SUCCESS;
     }

@@ -8,9 +8,9 @@
 //! `T`: a report on a twin is a false positive, and the benchmark exits non-zero.
 //!
 //! ```sh
-//! cargo bench -p threadsafe-bench --bench strategies                 # N = 20, B = 10 s, T = 1 s
-//! BENCH_QUICK=1 cargo bench -p threadsafe-bench --bench strategies   # N = 3,  B = 2 s,  T = 0.5 s
-//! BENCH_SEEDS=50 BENCH_BUDGET=30s BENCH_TWIN_BUDGET=2s cargo bench -p threadsafe-bench --bench strategies
+//! cargo bench -p threadsafe-bench --bench strategies               # N = 20, B = 10 s, T = 1 s
+//! cargo bench -p threadsafe-bench --bench strategies -- --quick    # N = 3,  B = 2 s,  T = 0.5 s
+//! cargo bench -p threadsafe-bench --bench strategies -- --seeds 50 --budget 30s --twin-budget 2s
 //! ```
 
 use std::collections::BTreeMap;
@@ -18,12 +18,12 @@ use std::io::Write;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use threadsafe_bench::harness;
+use threadsafe_bench::cli::settings_or_exit;
+use threadsafe_bench::{cores, load_line, secs, Bound, CpuMeter, OtherCpu, Run, Stats};
 use threadsafe_corpus::contege::sync_locks::concurrent_hash_map::{
     ConcurrentHashMap, FixedConcurrentHashMap,
 };
 use threadsafe_corpus::contege::sync_locks::string_buffer::{FixedStringBuffer, StringBuffer};
-use threadsafe_bench::{cores, secs, Bound, CpuMeter, OtherCpu, Run, Stats};
 use threadsafe_rt::{check, Config, Failure, Report, ScheduleMode, Strategy, Subject, Verdict};
 
 /// How a check schedules the threads of its executions.
@@ -154,16 +154,38 @@ struct Twin {
     run: fn(&str, Mode, u64, Duration) -> Report,
 }
 
+/// What `--help` prints.
+const USAGE: &str = "\
+time to bug of each scheduling mode on two bugs of Pradel & Gross, and their twins
+
+usage: cargo bench -p threadsafe-bench --bench strategies -- [options]
+
+  --seeds N               seeds 0..N per type and mode (default: 20; quick: 3)
+  --budget DURATION       budget of each check of a buggy type (default: 10s; quick: 2s)
+  --twin-budget DURATION  budget of each check of a twin (default: 1s; quick: 0.5s)
+  --quick                 a short smoke run
+  --help                  this text
+
+DURATION: a number and a unit (ms, s, m or min), e.g. 500ms, 2s, 1.5s, 10m.";
+
 fn main() -> ExitCode {
-    let quick = harness::quick();
-    let seeds = harness::env_usize("BENCH_SEEDS", if quick { 3 } else { 20 });
-    let budget = harness::env_duration(
-        "BENCH_BUDGET",
-        Duration::from_secs(if quick { 2 } else { 10 }),
-    );
-    let twin_budget = harness::env_duration(
-        "BENCH_TWIN_BUDGET",
-        Duration::from_millis(if quick { 500 } else { 1000 }),
+    let (quick, seeds, budget, twin_budget) = settings_or_exit(
+        "strategies",
+        USAGE,
+        &["--seeds", "--budget", "--twin-budget"],
+        &["--quick"],
+        |o| {
+            let quick = o.has("--quick");
+            Ok((
+                quick,
+                o.count("--seeds", if quick { 3 } else { 20 })?,
+                o.duration("--budget", Duration::from_secs(if quick { 2 } else { 10 }))?,
+                o.duration(
+                    "--twin-budget",
+                    Duration::from_millis(if quick { 500 } else { 1000 }),
+                )?,
+            ))
+        },
     );
     let bugs = [
         Bug {
@@ -189,7 +211,7 @@ fn main() -> ExitCode {
         },
     ];
 
-    let load_before = harness::load();
+    let load_before = load_line();
     let start = Instant::now();
     eprintln!(
         "strategies: {seeds} seeds, budget {} per check, twins {} per check{}; {load_before}",
@@ -241,7 +263,7 @@ fn main() -> ExitCode {
             twin_rows.push((twin.name, mode, reported, tests, executions));
         }
     }
-    let load_after = harness::load();
+    let load_after = load_line();
 
     println!();
     println!(

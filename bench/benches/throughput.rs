@@ -16,29 +16,29 @@
 //!
 //! Every row is measured at three loads, the table's columns: *idle* (nothing of ours but
 //! the measurement), *one busy* and *two busy*: one or two other processes that spin on a
-//! core each for the whole measurement (this binary, run again with `--busy-spinner`; they
+//! core each for the whole measurement (the busy neighbour of `threadsafe_bench::neighbour`; they
 //! are killed after, and quit by themselves if the benchmark dies). Each measurement runs for
-//! about `T` (2 s; `BENCH_QUICK=1`: 0.3 s); within a round every load level runs all rows in
-//! turn, for `R` rounds (3; quick: 1). A cell shows the median rate and its ratio to the
+//! about `T` (`--time`, 2 s; `--quick`: 0.3 s); within a round every load level runs all
+//! rows in turn, for `R` rounds (`--rounds`, 3; quick: 1). A cell shows the median rate and its ratio to the
 //! shuttle rate of the same column: `check_pct`'s for the controlled PCT row (like for
 //! like), `check_random`'s for every other row.
 //!
 //! ```sh
 //! cargo bench -p threadsafe-bench --bench throughput
-//! BENCH_QUICK=1 cargo bench -p threadsafe-bench --bench throughput
-//! BENCH_TIME=5s BENCH_ROUNDS=5 cargo bench -p threadsafe-bench --bench throughput
-//! BENCH_ONLY=controlled cargo bench -p threadsafe-bench --bench throughput   # some rows only
-//! BENCH_LOADS=0,2 cargo bench -p threadsafe-bench --bench throughput        # some columns only
+//! cargo bench -p threadsafe-bench --bench throughput -- --quick
+//! cargo bench -p threadsafe-bench --bench throughput -- --time 5s --rounds 5
+//! cargo bench -p threadsafe-bench --bench throughput -- --only controlled   # some rows only
+//! cargo bench -p threadsafe-bench --bench throughput -- --loads 0,2         # some columns only
 //! ```
 
-use std::process::{Child, Command, Stdio};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use threadsafe_bench::cli::{settings_or_exit, Options};
 use threadsafe_bench::counter::Counter;
-use threadsafe_bench::harness;
-use threadsafe_bench::{cores, median, thousands, CpuMeter};
+use threadsafe_bench::neighbour::{self, Neighbour, Work};
+use threadsafe_bench::{cores, load_line, median, thousands, CpuMeter};
 use threadsafe_rt::{check, generated_tests, Config, ScheduleMode, Strategy, Verdict};
 
 /// The most executions of the one test: large, so that one batch fills the budget.
@@ -55,79 +55,8 @@ struct Row {
 const SHUTTLE_RANDOM: &str = "shuttle check_random";
 const SHUTTLE_PCT: &str = "shuttle check_pct d=3";
 
-/// The argument that makes this binary a busy process: it spins until killed, or until the
-/// process whose id follows the argument is no longer its parent.
-const BUSY_ARG: &str = "--busy-spinner";
-
 /// The columns: how many busy processes run beside the measurement.
 const LOADS: [(usize, &str); 3] = [(0, "idle"), (1, "one busy"), (2, "two busy")];
-
-/// Spins on a core until the parent `parent` is gone (then the benchmark died without
-/// killing us: quit, rather than burn a core for nobody).
-fn busy_spinner(parent: u32) {
-    let mut x = 0u64;
-    loop {
-        for _ in 0..1_000_000 {
-            x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
-        }
-        if std::os::unix::process::parent_id() != parent {
-            return;
-        }
-    }
-}
-
-/// Busy processes running beside a measurement; killed when dropped.
-struct Busy(Vec<Child>);
-
-impl Busy {
-    /// Starts `n` busy processes and waits until each is on a core.
-    fn start(n: usize) -> Busy {
-        let exe = std::env::current_exe().expect("the benchmark's own path");
-        let children: Vec<Child> = (0..n)
-            .map(|_| {
-                Command::new(&exe)
-                    .arg(BUSY_ARG)
-                    .arg(std::process::id().to_string())
-                    .stdin(Stdio::null())
-                    .stdout(Stdio::null())
-                    .stderr(Stdio::null())
-                    .spawn()
-                    .expect("start a busy process")
-            })
-            .collect();
-        let busy = Busy(children);
-        // Until each has used some CPU (at most a second): then it is spinning, not starting.
-        let t = Instant::now();
-        while t.elapsed() < Duration::from_secs(1)
-            && busy.0.iter().any(|c| pid_ticks(c.id()).unwrap_or(0) < 2)
-        {
-            std::thread::sleep(Duration::from_millis(5));
-        }
-        busy
-    }
-
-    /// CPU ticks the busy processes used so far.
-    fn ticks(&self) -> u64 {
-        self.0.iter().filter_map(|c| pid_ticks(c.id())).sum()
-    }
-}
-
-impl Drop for Busy {
-    fn drop(&mut self) {
-        for c in &mut self.0 {
-            let _ = c.kill();
-            let _ = c.wait();
-        }
-    }
-}
-
-/// User + system ticks of process `pid` (100 per second), from `/proc/<pid>/stat`.
-fn pid_ticks(pid: u32) -> Option<u64> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    let rest = &stat[stat.rfind(')')? + 2..];
-    let f: Vec<&str> = rest.split_whitespace().collect();
-    Some(f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?)
-}
 
 fn config(time: Duration, schedule: ScheduleMode, strategy: Strategy) -> Config {
     let mut c = Config::default();
@@ -229,37 +158,79 @@ fn std_rate(time: Duration) -> (f64, String) {
     )
 }
 
+/// What `--help` prints.
+const USAGE: &str = "\
+executions per second of one two-thread scenario: threadsafe, shuttle and std threads,
+idle and beside one and two busy processes
+
+usage: cargo bench -p threadsafe-bench --bench throughput -- [options]
+
+  --time DURATION   each measurement's time (default: 2s; quick: 0.3s)
+  --rounds N        rounds, every load and row in turn (default: 3; quick: 1)
+  --only TEXT       only the rows whose name contains TEXT (to profile one harness)
+  --loads N,M       only these columns, by number of busy processes (e.g. 0,2)
+  --quick           a short smoke run
+  --help            this text
+
+DURATION: a number and a unit (ms, s, m or min), e.g. 500ms, 2s, 1.5s, 10m.";
+
+/// The columns of `--loads`, in the table's order.
+fn parse_loads(value: &str) -> Result<Vec<(usize, &'static str)>, String> {
+    let wanted = value
+        .split(',')
+        .map(|x| x.trim().parse::<usize>())
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|_| "expected numbers of busy processes, e.g. 0,1,2".to_string())?;
+    Ok(LOADS
+        .into_iter()
+        .filter(|(n, _)| wanted.contains(n))
+        .collect())
+}
+
+/// The settings of a run, from the command line.
+struct Settings {
+    quick: bool,
+    time: Duration,
+    rounds: usize,
+    /// Only the rows whose name contains this.
+    only: String,
+    /// The columns measured.
+    loads: Vec<(usize, &'static str)>,
+}
+
+fn settings(o: &Options) -> Result<Settings, String> {
+    let quick = o.has("--quick");
+    Ok(Settings {
+        quick,
+        time: o.duration(
+            "--time",
+            Duration::from_millis(if quick { 300 } else { 2000 }),
+        )?,
+        rounds: o.count("--rounds", if quick { 1 } else { 3 })?,
+        only: o.text("--only").unwrap_or_default(),
+        loads: o
+            .get("--loads", parse_loads)?
+            .unwrap_or_else(|| LOADS.to_vec()),
+    })
+}
+
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    if let Some(i) = args.iter().position(|a| a == BUSY_ARG) {
-        let parent = args.get(i + 1).and_then(|p| p.parse().ok()).unwrap_or(0);
-        busy_spinner(parent);
+    if neighbour::serve() {
         return;
     }
-    let quick = harness::quick();
-    let time = harness::env_duration(
-        "BENCH_TIME",
-        Duration::from_millis(if quick { 300 } else { 2000 }),
+    let Settings {
+        quick,
+        time,
+        rounds,
+        only,
+        loads,
+    } = settings_or_exit(
+        "throughput",
+        USAGE,
+        &["--time", "--rounds", "--only", "--loads"],
+        &["--quick"],
+        settings,
     );
-    let rounds = harness::env_usize("BENCH_ROUNDS", if quick { 1 } else { 3 }).max(1);
-    // `BENCH_LOADS=0,2`: only these columns (numbers of busy processes).
-    let loads: Vec<(usize, &str)> = match std::env::var("BENCH_LOADS") {
-        Ok(v) if !v.trim().is_empty() => {
-            let wanted: Vec<usize> = v
-                .split(',')
-                .map(|x| {
-                    x.trim()
-                        .parse()
-                        .unwrap_or_else(|_| panic!("BENCH_LOADS={v:?}: expected e.g. 0,1,2"))
-                })
-                .collect();
-            LOADS
-                .into_iter()
-                .filter(|(n, _)| wanted.contains(n))
-                .collect()
-        }
-        _ => LOADS.to_vec(),
-    };
 
     // The test threadsafe generates: exactly the scenario.
     let shape = config(time, ScheduleMode::Controlled, Strategy::Random);
@@ -311,14 +282,13 @@ fn main() {
             measure: Box::new(std_rate),
         },
     ];
-    // `BENCH_ONLY=<text>`: only the rows whose name contains it (to profile one harness).
-    let only = std::env::var("BENCH_ONLY").unwrap_or_default();
+    // `--only <text>`: only the rows whose name contains it (to profile one harness).
     let rows: Vec<Row> = rows
         .into_iter()
         .filter(|r| r.name.contains(only.as_str()))
         .collect();
 
-    let load_before = harness::load();
+    let load_before = load_line();
     eprintln!(
         "throughput: {rounds} round(s) of about {:.1} s per row and load{}; {load_before}",
         time.as_secs_f64(),
@@ -333,7 +303,7 @@ fn main() {
     let mut others: Vec<Vec<f64>> = loads.iter().map(|_| Vec::new()).collect();
     for round in 0..rounds {
         for (l, &(n, label)) in loads.iter().enumerate() {
-            let busy = Busy::start(n);
+            let busy = Neighbour::start(&Work::Spin, n).expect("start the busy processes");
             for (i, row) in rows.iter().enumerate() {
                 let meter = CpuMeter::start();
                 let busy_before = busy.ticks();
@@ -357,7 +327,7 @@ fn main() {
             drop(busy);
         }
     }
-    let load_after = harness::load();
+    let load_after = load_line();
 
     println!();
     println!(

@@ -3,31 +3,28 @@
 //! against the rounds the hand loop needs.
 //!
 //! Each trial runs, one after the other: the hand loop of the check's naive baseline
-//! (`naive::hand_loop`, a fresh table per round, rounds counted), then the executor alone on
+//! (`naive::tight_loop`, a fresh table per round, rounds counted), then the executor alone on
 //! the test `new(); [intern] ‖ [lookup]` (`threadsafe_rt::bench::run_scenario`, both keys made from seed
 //! 0, results observed as a check observes them) in batches of 20,000 executions until one
 //! panics. Each side stops at 10 s. The table gives both sides' medians and means over the
 //! trials: when the executor's executions to the panic are many times the loop's rounds, its
 //! gap to the loop is in how often an execution lands in the race window, not in what one
-//! costs (`corpus/results/2026-11-27-releasers-tried.md`).
+//! costs.
 //!
 //! ```sh
-//! cargo run --release -p threadsafe-corpus --example r2_executions            # 20 trials, stride 32
-//! cargo run --release -p threadsafe-corpus --example r2_executions -- 30 1    # 30 trials, stride 1
+//! cargo run --release -p threadsafe-bench --example r2_executions                  # 20 trials, stride 32
+//! cargo run --release -p threadsafe-bench --example r2_executions -- --trials 30 --stride 1
 //! ```
 
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use threadsafe_bench::cli::settings_or_exit;
 use threadsafe_bench::median;
 use threadsafe_corpus::naive;
 use threadsafe_corpus::real::lasso_resolve::Names;
 
 /// Each side's budget in one trial.
 const BUDGET: Duration = Duration::from_secs(10);
-
-/// Tables the hand loop made in the current trial: one per round.
-static ROUNDS: AtomicUsize = AtomicUsize::new(0);
 
 /// One side of one trial: the time to the panic (`None`: not within `BUDGET`), and the
 /// rounds or executions run until then.
@@ -37,13 +34,9 @@ struct Side {
 }
 
 fn hand_loop() -> Side {
-    ROUNDS.store(0, Ordering::Relaxed);
-    let time = naive::hand_loop(
+    let run = naive::tight_loop(
         BUDGET,
-        || {
-            ROUNDS.fetch_add(1, Ordering::Relaxed);
-            Names::new()
-        },
+        Names::new,
         |n| n.intern("a"),
         |n| {
             n.lookup("a");
@@ -51,8 +44,8 @@ fn hand_loop() -> Side {
         |_| true,
     );
     Side {
-        time,
-        runs: ROUNDS.load(Ordering::Relaxed),
+        time: run.failed_at,
+        runs: run.rounds as usize,
     }
 }
 
@@ -97,14 +90,24 @@ fn columns(sides: &[Side]) -> String {
     )
 }
 
+/// What `--help` prints.
+const USAGE: &str = "\
+R2 without the generator: the executor's executions to the panic against the hand loop's rounds
+
+usage: cargo run --release -p threadsafe-bench --example r2_executions -- [options]
+
+  --trials N   trials, each side once per trial (default: 20)
+  --stride N   the executor's executions per round (default: 32, a check's)
+  --help       this text";
+
 fn main() {
-    let mut args = std::env::args().skip(1);
-    let trials: usize = args
-        .next()
-        .map_or(20, |a| a.parse().expect("trials: a number"));
-    let stride: usize = args
-        .next()
-        .map_or(32, |a| a.parse().expect("stride: a number"));
+    let (trials, stride) = settings_or_exit(
+        "r2_executions",
+        USAGE,
+        &["--trials", "--stride"],
+        &[],
+        |o| Ok((o.count("--trials", 20)?, o.count("--stride", 32)?)),
+    );
     // Every panic here is the one looked for; their messages would drown the table.
     std::panic::set_hook(Box::new(|_| {}));
     let (mut hand, mut ours) = (Vec::new(), Vec::new());

@@ -7,23 +7,47 @@
 //! "Wrong results" section has the reading of each report.
 //!
 //! ```sh
-//! cargo run --release -p threadsafe-corpus --example twins_with_results             # seeds 0..5, 0.3 s
-//! cargo run --release -p threadsafe-corpus --example twins_with_results -- 20 1s V4 V10
+//! cargo run --release -p threadsafe-bench --example twins_with_results             # seeds 0..5, 0.3 s
+//! cargo run --release -p threadsafe-bench --example twins_with_results -- --seeds 20 --budget 1s \
+//!     --subjects V4,V10
 //! ```
 
 use std::time::Duration;
 
+use threadsafe_bench::cli::settings_or_exit;
 use threadsafe_rt::{Config, Verdict};
 
+/// What `--help` prints.
+const USAGE: &str = "\
+the corpus's correct twins checked with the default config, results oracle on
+
+usage: cargo run --release -p threadsafe-bench --example twins_with_results -- [options]
+
+  --seeds N              seeds 0..N per twin (default: 5)
+  --budget DURATION      budget of each check (default: 0.3s)
+  --subjects ID,NAME,..  only these subjects' twins (default: all)
+  --help                 this text
+
+DURATION: a number and a unit (ms, s, m or min), e.g. 500ms, 2s, 1.5s, 10m.";
+
 fn main() {
-    let mut args = std::env::args().skip(1);
-    let seeds: u64 = args
-        .next()
-        .map_or(5, |s| s.parse().expect("seeds: a number"));
-    let budget = args.next().map_or(Duration::from_millis(300), |s| {
-        threadsafe_bench::parse_duration(&s).expect("budget: e.g. 300ms or 1s")
-    });
-    let only: Vec<String> = args.collect();
+    let (seeds, budget, only) = settings_or_exit(
+        "twins_with_results",
+        USAGE,
+        &["--seeds", "--budget", "--subjects"],
+        &[],
+        |o| {
+            Ok((
+                o.count("--seeds", 5)? as u64,
+                o.duration("--budget", Duration::from_millis(300))?,
+                o.text("--subjects").map_or_else(Vec::new, |v| {
+                    v.split(',')
+                        .map(|s| s.trim().to_string())
+                        .collect::<Vec<_>>()
+                }),
+            ))
+        },
+    );
     let mut lines = Vec::new();
     for s in threadsafe_corpus::all() {
         if !only.is_empty() && !only.iter().any(|o| o == s.name || o == s.id) {

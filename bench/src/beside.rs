@@ -3,34 +3,14 @@
 //! taking turns seed by seed. Per arm the finds and the median time to bug, their ratio, and
 //! the CPU the other processes took during the runs beside the neighbour.
 
-use super::cli::Settings;
 use super::machine::cores;
-use super::model::SubjectResult;
-use super::stats::{Run, Stats};
+use super::model::{BesideResult, SubjectResult};
+use super::settings::Settings;
+use super::stats::Stats;
 use super::table::{
     cells, found, found_sum, geomean_of_medians, geomean_of_ratios, rows_then_geomean,
 };
 use super::units::secs;
-
-/// The checks of one subject beside the neighbour.
-#[derive(Clone, Debug, PartialEq)]
-pub struct BesideResult {
-    /// Checks of the buggy type with the neighbour running, one per seed (the tool's
-    /// config, as its runs alone).
-    pub runs: Vec<Run>,
-    /// The cores other processes (the neighbour, and anything else) kept busy during those
-    /// checks, on average; `None` where `/proc` cannot be read.
-    pub other_cpu: Option<f64>,
-    /// The same during the tool's runs alone.
-    pub alone_other_cpu: Option<f64>,
-}
-
-impl BesideResult {
-    /// The statistics of the runs.
-    pub fn stats(&self) -> Option<Stats> {
-        Stats::of(&self.runs)
-    }
-}
 
 /// The header and separator lines of the beside table.
 pub fn beside_table_head() -> String {

@@ -1,28 +1,142 @@
-//! The harness's command line: its flags, their defaults, `--quick`, and which subjects a
-//! selection names.
+//! The command line of every measuring program: one grammar of flags ([`Options`]: `--flag
+//! value`, `--flag=value`, bare switches, `--bench` from `cargo bench` accepted and `--help`),
+//! durations as `threadsafe-knobs` reads them, counts; and on top of it the flags of the
+//! time-to-bug harness ([`parse_args`]) and of the shrinking benchmark
+//! ([`parse_shrinking_args`]). The top of the library: it makes the settings the rest reads.
 
 use std::path::PathBuf;
+use std::process::exit;
 use std::time::Duration;
 
 use threadsafe_rt::{Guide, ScheduleMode};
 
-use super::guides::{GUIDES, GUIDE_TWIN_SEEDS};
-use super::units::parse_duration;
+use super::model::GUIDES;
+use super::settings::{Selection, Settings, ShrinkSettings};
 
-/// The subjects `--quick` runs, those of them that are registered: a panic, a deadlock, an
-/// atomicity violation the paper's oracle sees, and a wrong result.
-pub const QUICK_SUBJECTS: [&str; 4] = [
-    "string_buffer",
-    "synchronized_map",
-    "null_appender",
-    "counter",
-];
+/// A command line split into flags: each flag named in `with_value` takes a value
+/// (`--time 2s` or `--time=2s`), each named in `switches` takes none; `--bench` (which
+/// `cargo bench` passes to a target with `harness = false`) and `--help`/`-h` are always
+/// accepted. A flag given twice keeps its last value.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    flags: Vec<Flag>,
+}
+
+impl Options {
+    /// Splits `args` (without the program name). The error says what is wrong: an unknown
+    /// argument, a value given to a switch, a value missing.
+    pub fn parse<I, S>(args: I, with_value: &[&str], switches: &[&str]) -> Result<Options, String>
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        let flags = flags(args, with_value)?;
+        for f in &flags {
+            let known = ["--bench", "--help", "-h"].contains(&f.name.as_str())
+                || switches.contains(&f.name.as_str());
+            if f.value.is_none() && !known {
+                return Err(format!("unknown argument `{}`", f.name));
+            }
+        }
+        Ok(Options { flags })
+    }
+
+    /// Whether the switch `name` was given.
+    pub fn has(&self, name: &str) -> bool {
+        self.flags
+            .iter()
+            .any(|f| f.name == name && f.value.is_none())
+    }
+
+    /// `--help` or `-h` was given.
+    pub fn help(&self) -> bool {
+        self.has("--help") || self.has("-h")
+    }
+
+    /// `--bench` was given: the program runs under `cargo bench` (under `cargo test
+    /// --benches` it is not).
+    pub fn under_bench(&self) -> bool {
+        self.has("--bench")
+    }
+
+    /// The last value of `name`, read by `parse`; `None` when the flag was not given. The
+    /// error names the flag and its value.
+    pub fn get<T>(
+        &self,
+        name: &str,
+        parse: impl Fn(&str) -> Result<T, String>,
+    ) -> Result<Option<T>, String> {
+        match self.flags.iter().rev().find(|f| f.name == name) {
+            Some(Flag {
+                value: Some(value), ..
+            }) => parse(value)
+                .map(Some)
+                .map_err(|e| format!("`{name} {value}`: {e}")),
+            _ => Ok(None),
+        }
+    }
+
+    /// The duration of `name` (see [`parse_duration`]), or `default`.
+    pub fn duration(&self, name: &str, default: Duration) -> Result<Duration, String> {
+        Ok(self.get(name, parse_duration)?.unwrap_or(default))
+    }
+
+    /// The positive count of `name`, or `default`.
+    pub fn count(&self, name: &str, default: usize) -> Result<usize, String> {
+        Ok(self.get(name, parse_count)?.unwrap_or(default))
+    }
+
+    /// The text of `name`, if given.
+    pub fn text(&self, name: &str) -> Option<String> {
+        self.get(name, |v| Ok(v.to_string())).ok().flatten()
+    }
+}
+
+/// The options of a measuring program from its command line, or the end of the program:
+/// `--help` prints `usage` (exit 0), a bad command line prints what is wrong and `usage`
+/// (exit 2). `read` turns the options into the program's settings.
+pub fn settings_or_exit<T>(
+    program: &str,
+    usage: &str,
+    with_value: &[&str],
+    switches: &[&str],
+    read: impl Fn(&Options) -> Result<T, String>,
+) -> T {
+    let args = std::env::args().skip(1);
+    match Options::parse(args, with_value, switches).and_then(|o| {
+        if o.help() {
+            println!("{usage}");
+            exit(0);
+        }
+        read(&o)
+    }) {
+        Ok(settings) => settings,
+        Err(e) => {
+            eprintln!("{program}: {e}\n\n{usage}");
+            exit(2);
+        }
+    }
+}
+
+/// A duration as `threadsafe-knobs` reads it (the grammar of the attribute and of
+/// `THREADSAFE_BUDGET`): a number and a unit, `500ms`, `2s`, `1.5s`, `10m`; positive.
+pub fn parse_duration(value: &str) -> Result<Duration, String> {
+    threadsafe_knobs::parse_duration(value).map_err(|e| e.to_string())
+}
+
+/// A positive count.
+pub fn parse_count(value: &str) -> Result<usize, String> {
+    match value.trim().parse::<usize>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err("expected a positive number".to_string()),
+    }
+}
 
 /// What `--help` prints.
 pub const USAGE: &str = "\
 time to bug of threadsafe, its paper mode and a naive stress test, on the corpus
 
-usage: cargo bench -p threadsafe-corpus --bench time_to_bug -- [options]
+usage: cargo bench -p threadsafe-bench --bench time_to_bug -- [options]
 
   --subjects NAME,NAME|all   subjects by name or id (default: all)
   --seeds N                  seeds 0..N per subject and mode (default: 10)
@@ -47,64 +161,33 @@ usage: cargo bench -p threadsafe-corpus --bench time_to_bug -- [options]
                              find, as does the subject's panic or deadlock) and the
                              paper's (panics and deadlocks only); the run with the
                              oracle the tool uses for the subject is the tool's
-  --beside COMMAND           also check each buggy type with COMMAND running beside it
-                             in a loop (a busy neighbour, e.g. `cargo test --release -p
-                             threadsafe-corpus --test cpu_bound_neighbour -- --ignored`),
-                             taking turns with the tool's runs alone seed by seed
+  --beside cpu-bound|COMMAND also check each buggy type beside a busy neighbour, taking
+                             turns with the tool's runs alone seed by seed: `cpu-bound`,
+                             CPU-bound work on a thread per core (as a crate's own tests
+                             run), or a shell COMMAND run in a loop
   --json PATH                where the JSON goes (default: target/time_to_bug.json)
   --quick                    CI smoke run: string_buffer, synchronized_map, null_appender,
                              2 seeds, budget 5s, twin budget 0.3s, guides all (flags given
                              override)
   --help                     this text
 
-DURATION: 500ms, 2s, 1.5s, 10m, or a number of seconds.";
+DURATION: a number and a unit (ms, s, m or min), e.g. 500ms, 2s, 1.5s, 10m.";
 
-/// Which subjects to run.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Selection {
-    /// Every registered subject.
-    All,
-    /// These, by name or id, in the order given.
-    Named(Vec<String>),
-    /// [`QUICK_SUBJECTS`], those that exist (or the first three registered if none does).
-    Quick,
-}
+/// What `--help` prints.
+pub const SHRINKING_USAGE: &str = "\
+how far shrinking takes the corpus's finds, and what it costs
 
-/// The settings of a run, from the command line.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Settings {
-    /// The subjects.
-    pub subjects: Selection,
-    /// Seeds `0..seeds` per subject and mode.
-    pub seeds: u64,
-    /// Budget of each check (and naive test) of a buggy subject.
-    pub budget: Duration,
-    /// Budget of each check of a correct twin.
-    pub twin_budget: Duration,
-    /// Run the tool in paper mode as a baseline.
-    pub paper: bool,
-    /// Run the naive stress test as a baseline.
-    pub naive: bool,
-    /// The guides to compare, in [`GUIDES`]' order; empty when not compared.
-    pub guides: Vec<Guide>,
-    /// The job counts to compare (`Config::jobs`), in the order given, each once; empty when
-    /// not compared.
-    pub jobs: Vec<usize>,
-    /// The scheduling modes to compare (`Config::schedule`), in the order given, each once;
-    /// empty when not compared.
-    pub schedules: Vec<ScheduleMode>,
-    /// `--oracles`: compare results compared against the paper's oracle.
-    pub oracles: bool,
-    /// `--beside`: the neighbour's shell command, run beside a second check of each seed.
-    pub beside: Option<String>,
-    /// The JSON output path as given; `None` for the default.
-    pub json: Option<PathBuf>,
-    /// `--quick` was given.
-    pub quick: bool,
-    /// `--bench` was given: the binary runs under `cargo bench` (under `cargo test` it is
-    /// not, and the harness does nothing).
-    pub under_bench: bool,
-}
+usage: cargo bench -p threadsafe-bench --bench shrinking -- [options]
+
+  --subjects NAME,NAME|all   subjects by name or id (default: all)
+  --seeds N                  seeds 0..N per subject (default: 5)
+  --budget DURATION          budget of each check (default: 10s; shrinking gets half of
+                             it, 0.3 s to 10 s, on top of the time to bug)
+  --quick                    short run: string_buffer, synchronized_map, null_appender,
+                             2 seeds, budget 2s (flags given override)
+  --help                     this text
+
+DURATION: a number and a unit (ms, s, m or min), e.g. 500ms, 2s, 1.5s, 10m.";
 
 /// What the command line asks for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -115,19 +198,14 @@ pub enum Command {
     Help,
 }
 
-/// Parses the arguments (without the program name). `--flag value` and `--flag=value` are
-/// both accepted; a flag given twice keeps its last value; `--quick` sets defaults that the
-/// other flags override. The error says what is wrong, for a usage error (exit code 2).
+/// Parses the time-to-bug harness's arguments (without the program name). `--quick` sets
+/// defaults that the other flags override. The error says what is wrong, for a usage error
+/// (exit code 2).
 pub fn parse_args<I, S>(args: I) -> Result<Command, String>
 where
     I: IntoIterator<Item = S>,
     S: Into<String>,
 {
-    let mut subjects = None;
-    let (mut seeds, mut budget, mut twin_budget) = (None, None, None);
-    let (mut baselines, mut guides, mut jobs, mut json) = (None, None, None, None);
-    let (mut beside, mut schedules) = (None, None);
-    let (mut quick, mut under_bench, mut oracles) = (false, false, false);
     let with_value = [
         "--subjects",
         "--seeds",
@@ -140,81 +218,96 @@ where
         "--beside",
         "--json",
     ];
-    for flag in flags(args, &with_value)? {
-        let Some(value) = flag.value else {
-            match flag.name.as_str() {
-                "--quick" => quick = true,
-                "--oracles" => oracles = true,
-                "--bench" => under_bench = true,
-                "--help" | "-h" => return Ok(Command::Help),
-                _ => return Err(format!("unknown argument `{}`", flag.name)),
-            }
-            continue;
-        };
-        let bad = |what: &str| format!("`{} {value}`: {what}", flag.name);
-        match flag.name.as_str() {
-            "--subjects" => subjects = Some(parse_selection(&value).map_err(|e| bad(&e))?),
-            "--seeds" => seeds = Some(parse_seeds(&value).map_err(|e| bad(&e))?),
-            "--budget" => budget = Some(parse_duration(&value).map_err(|e| bad(&e))?),
-            "--twin-budget" => twin_budget = Some(parse_duration(&value).map_err(|e| bad(&e))?),
-            "--baselines" => baselines = Some(parse_baselines(&value).map_err(|e| bad(&e))?),
-            "--guides" => guides = Some(parse_guides(&value).map_err(|e| bad(&e))?),
-            "--jobs" => jobs = Some(parse_jobs(&value).map_err(|e| bad(&e))?),
-            "--schedules" => schedules = Some(parse_schedules(&value).map_err(|e| bad(&e))?),
-            "--beside" => match value.trim() {
-                "" => return Err(bad("expected a shell command")),
-                command => beside = Some(command.to_string()),
-            },
-            _ => {
-                if value.trim().is_empty() {
-                    return Err(bad("expected a path"));
-                }
-                json = Some(PathBuf::from(value));
-            }
-        }
+    let o = Options::parse(args, &with_value, &["--quick", "--oracles"])?;
+    if o.help() {
+        return Ok(Command::Help);
     }
-    let (paper, naive) = baselines.unwrap_or((true, true));
+    let quick = o.has("--quick");
+    let (paper, naive) = o
+        .get("--baselines", parse_baselines)?
+        .unwrap_or((true, true));
+    let beside = o.get("--beside", |v| match v.trim() {
+        "" => Err("expected `cpu-bound` or a shell command".to_string()),
+        command => Ok(command.to_string()),
+    })?;
+    let json = o.get("--json", |v| match v.trim() {
+        "" => Err("expected a path".to_string()),
+        _ => Ok(PathBuf::from(v)),
+    })?;
     Ok(Command::Run(Settings {
-        subjects: subjects.unwrap_or(if quick {
+        subjects: o.get("--subjects", parse_selection)?.unwrap_or(if quick {
             Selection::Quick
         } else {
             Selection::All
         }),
-        seeds: seeds.unwrap_or(if quick { 2 } else { 10 }),
-        budget: budget.unwrap_or(Duration::from_secs(if quick { 5 } else { 10 })),
-        twin_budget: twin_budget.unwrap_or(Duration::from_millis(if quick { 300 } else { 1000 })),
+        seeds: o
+            .get("--seeds", parse_seeds)?
+            .unwrap_or(if quick { 2 } else { 10 }),
+        budget: o.duration("--budget", Duration::from_secs(if quick { 5 } else { 10 }))?,
+        twin_budget: o.duration(
+            "--twin-budget",
+            Duration::from_millis(if quick { 300 } else { 1000 }),
+        )?,
         paper,
         naive,
-        guides: guides.unwrap_or_else(|| {
+        guides: o.get("--guides", parse_guides)?.unwrap_or_else(|| {
             if quick {
                 GUIDES.iter().map(|(g, _)| *g).collect()
             } else {
                 Vec::new()
             }
         }),
-        jobs: jobs.unwrap_or_default(),
-        schedules: schedules.unwrap_or_default(),
-        oracles,
+        jobs: o.get("--jobs", parse_jobs)?.unwrap_or_default(),
+        schedules: o.get("--schedules", parse_schedules)?.unwrap_or_default(),
+        oracles: o.has("--oracles"),
         beside,
         json,
         quick,
-        under_bench,
+        under_bench: o.under_bench(),
+    }))
+}
+
+/// Parses the shrinking benchmark's arguments: the settings, or `None` for `--help`. The
+/// error says what is wrong (exit code 2).
+pub fn parse_shrinking_args<I, S>(args: I) -> Result<Option<ShrinkSettings>, String>
+where
+    I: IntoIterator<Item = S>,
+    S: Into<String>,
+{
+    let o = Options::parse(args, &["--subjects", "--seeds", "--budget"], &["--quick"])?;
+    if o.help() {
+        return Ok(None);
+    }
+    let quick = o.has("--quick");
+    Ok(Some(ShrinkSettings {
+        subjects: o.get("--subjects", parse_selection)?.unwrap_or(if quick {
+            Selection::Quick
+        } else {
+            Selection::All
+        }),
+        seeds: o
+            .get("--seeds", parse_seeds)?
+            .unwrap_or(if quick { 2 } else { 5 }),
+        budget: o.duration("--budget", Duration::from_secs(if quick { 2 } else { 10 }))?,
+        quick,
+        under_bench: o.under_bench(),
     }))
 }
 
 /// One flag of a command line, with its value if it takes one.
-pub(super) struct Flag {
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Flag {
     /// `--seeds`, `--quick`, or whatever else was given.
-    pub(super) name: String,
+    name: String,
     /// The value of a flag that takes one.
-    pub(super) value: Option<String>,
+    value: Option<String>,
 }
 
 /// Splits a command line into flags: `--flag value` and `--flag=value` for the flags named
 /// in `with_value`, a bare `--flag` for the others (an unknown one is returned as it is, for
 /// the caller to refuse). The error says what is wrong: a value given to a flag that takes
 /// none, or a value missing.
-pub(super) fn flags<I, S>(args: I, with_value: &[&str]) -> Result<Vec<Flag>, String>
+fn flags<I, S>(args: I, with_value: &[&str]) -> Result<Vec<Flag>, String>
 where
     I: IntoIterator<Item = S>,
     S: Into<String>,
@@ -245,14 +338,14 @@ where
 }
 
 /// The number of seeds of `--seeds`: a positive number.
-pub(super) fn parse_seeds(value: &str) -> Result<u64, String> {
+fn parse_seeds(value: &str) -> Result<u64, String> {
     match value.trim().parse::<u64>() {
         Ok(n) if n > 0 => Ok(n),
         _ => Err("expected a positive number of seeds".to_string()),
     }
 }
 
-pub(super) fn parse_selection(value: &str) -> Result<Selection, String> {
+fn parse_selection(value: &str) -> Result<Selection, String> {
     if value.trim() == "all" {
         return Ok(Selection::All);
     }
@@ -353,61 +446,6 @@ fn parse_schedules(value: &str) -> Result<Vec<ScheduleMode>, String> {
         );
     }
     Ok(modes)
-}
-
-impl Settings {
-    /// The seeds each guide checks the twin with: `0..min(seeds, GUIDE_TWIN_SEEDS)`.
-    pub fn guide_twin_seeds(&self) -> u64 {
-        self.seeds.min(GUIDE_TWIN_SEEDS)
-    }
-}
-
-/// The indexes of the selected subjects in `available` (`(id, name)` pairs, the registry's
-/// order), and a note when `--quick` had to fall back. An unknown name is an error that
-/// lists the known ones.
-pub fn select(
-    available: &[(&str, &str)],
-    selection: &Selection,
-) -> Result<(Vec<usize>, Option<String>), String> {
-    let find = |key: &str| {
-        available
-            .iter()
-            .position(|(id, name)| *name == key || id.eq_ignore_ascii_case(key))
-    };
-    match selection {
-        Selection::All => Ok(((0..available.len()).collect(), None)),
-        Selection::Named(names) => {
-            let mut picked = Vec::new();
-            for n in names {
-                let i = find(n).ok_or_else(|| {
-                    let known: Vec<&str> = available.iter().map(|(_, name)| *name).collect();
-                    if known.is_empty() {
-                        format!("unknown subject `{n}`: no subject is registered yet")
-                    } else {
-                        format!("unknown subject `{n}`; known: {}", known.join(", "))
-                    }
-                })?;
-                if !picked.contains(&i) {
-                    picked.push(i);
-                }
-            }
-            Ok((picked, None))
-        }
-        Selection::Quick => {
-            let picked: Vec<usize> = QUICK_SUBJECTS.iter().filter_map(|n| find(n)).collect();
-            if picked.is_empty() && !available.is_empty() {
-                let n = available.len().min(3);
-                return Ok((
-                    (0..n).collect(),
-                    Some(format!(
-                        "none of {} is registered; --quick runs the first {n} subjects instead",
-                        QUICK_SUBJECTS.join(", ")
-                    )),
-                ));
-            }
-            Ok((picked, None))
-        }
-    }
 }
 
 #[cfg(test)]
@@ -571,30 +609,42 @@ mod tests {
             Some("cargo test -p x")
         );
         let e = parse_args(["--beside", " "]).unwrap_err();
-        assert!(e.contains("expected a shell command"), "{e}");
+        assert!(e.contains("a shell command"), "{e}");
         assert!(parse_args(["--beside"]).is_err());
     }
 
     #[test]
-    fn selection() {
-        let avail = [
-            ("V1", "string_buffer"),
-            ("V5", "pool"),
-            ("V9", "null_appender"),
-        ];
-        assert_eq!(select(&avail, &Selection::All).unwrap().0, vec![0, 1, 2]);
-        let named = Selection::Named(vec!["pool".into(), "v1".into(), "pool".into()]);
-        assert_eq!(select(&avail, &named).unwrap().0, vec![1, 0]);
-        let unknown = Selection::Named(vec!["nope".into()]);
-        assert!(select(&avail, &unknown)
-            .unwrap_err()
-            .contains("known: string_buffer"));
+    fn shrinking_arguments() {
+        let run = |a: &[&str]| parse_shrinking_args(a.iter().copied()).unwrap().unwrap();
+        let d = run(&["--bench"]);
+        assert!(d.under_bench && !d.quick);
         assert_eq!(
-            select(&avail, &Selection::Quick).unwrap(),
-            (vec![0, 2], None)
+            (d.subjects, d.seeds, d.budget),
+            (Selection::All, 5, Duration::from_secs(10))
         );
-        let (picked, note) = select(&[("V5", "pool")], &Selection::Quick).unwrap();
-        assert_eq!(picked, vec![0]);
-        assert!(note.is_some());
+        let q = run(&["--quick", "--seeds=3"]);
+        assert_eq!(
+            (q.subjects, q.seeds, q.budget),
+            (Selection::Quick, 3, Duration::from_secs(2))
+        );
+        let s = run(&["--subjects", "V7,logger", "--budget", "3s"]);
+        assert_eq!(
+            s.subjects,
+            Selection::Named(vec!["V7".into(), "logger".into()])
+        );
+        assert_eq!(s.budget, Duration::from_secs(3));
+        assert_eq!(parse_shrinking_args(["--help"]), Ok(None));
+        for bad in [
+            &["--twin-budget", "1s"][..],
+            &["--seeds", "0"],
+            &["--budget"],
+            &["--quick=yes"],
+            &["--subjects", "a,,b"],
+        ] {
+            assert!(
+                parse_shrinking_args(bad.iter().copied()).is_err(),
+                "{bad:?}"
+            );
+        }
     }
 }

@@ -4,10 +4,11 @@ use std::time::Duration;
 
 use threadsafe_rt::Guide;
 
-use super::cli::{parse_args, Command, Settings};
+use super::cli::{parse_args, Command};
 use super::header::Meta;
 use super::json::Json;
 use super::model::{CoverageCounts, GuideResult, SubjectResult, TwinCheck};
+use super::settings::Settings;
 use super::stats::Run;
 
 /// The value of `key` in the JSON object `v` (`None` if `v` is not an object or lacks it).

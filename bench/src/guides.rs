@@ -3,47 +3,13 @@
 
 use threadsafe_rt::Guide;
 
-use super::cli::Settings;
-use super::model::{GuideResult, SubjectResult};
+use super::model::{guide_name, guide_ratios, GuideResult, SubjectResult};
+use super::settings::Settings;
 use super::stats::Stats;
 use super::table::{
     cells, found, found_sum, geomean_of_medians, geomean_of_ratios, rows_then_geomean,
 };
 use super::units::secs;
-
-/// The guides `--guides` compares, with their names on the command line, in the tables and
-/// in the JSON; in this order.
-pub const GUIDES: [(Guide, &str); 3] = [
-    (Guide::Random, "random"),
-    (Guide::Pairs, "pairs"),
-    (Guide::Map, "map"),
-];
-
-/// The ratios of medians the guides table shows, numerator over denominator, when both ran.
-pub const GUIDE_RATIOS: [(Guide, Guide); 3] = [
-    (Guide::Map, Guide::Pairs),
-    (Guide::Map, Guide::Random),
-    (Guide::Pairs, Guide::Random),
-];
-
-/// The twin of each subject is checked with each guide for seeds `0..min(N, this)`.
-pub const GUIDE_TWIN_SEEDS: u64 = 3;
-
-/// A guide's name: `random`, `pairs` or `map`.
-pub fn guide_name(guide: Guide) -> &'static str {
-    GUIDES
-        .iter()
-        .find(|(g, _)| *g == guide)
-        .map_or("?", |(_, name)| name)
-}
-
-/// The ratios of [`GUIDE_RATIOS`] whose two guides are among `guides`.
-pub(super) fn guide_ratios(guides: &[Guide]) -> Vec<(Guide, Guide)> {
-    GUIDE_RATIOS
-        .into_iter()
-        .filter(|(a, b)| guides.contains(a) && guides.contains(b))
-        .collect()
-}
 
 /// A ratio as a percentage: `41.2%`.
 fn percent(r: f64) -> String {

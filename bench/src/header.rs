@@ -4,11 +4,10 @@
 use std::fmt::Write as _;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use super::cli::Settings;
-use super::guides::guide_name;
 use super::machine::{cores, loads};
+use super::model::{guide_name, schedule_label};
+use super::settings::Settings;
 use super::units::secs;
-use super::variants::schedule_label;
 
 /// The run's context, printed above the table and written to the JSON: the machine and
 /// the command, and the harness's settings `S` (time_to_bug's by default).
@@ -73,11 +72,11 @@ pub fn machine_line(
     )
 }
 
-/// The command as the user typed it: `cargo bench -p threadsafe-corpus --bench <bench>`
+/// The command as the user typed it: `cargo bench -p threadsafe-bench --bench <bench>`
 /// and the arguments after `--` (without the `--bench` that cargo adds), quoted for a
 /// shell where needed.
 pub fn command_line(bench: &str, args: &[String]) -> String {
-    let mut cmd = format!("cargo bench -p threadsafe-corpus --bench {bench}");
+    let mut cmd = format!("cargo bench -p threadsafe-bench --bench {bench}");
     let user: Vec<&String> = args.iter().filter(|a| *a != "--bench").collect();
     if !user.is_empty() {
         cmd.push_str(" --");
@@ -191,14 +190,14 @@ mod tests {
         let args = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
         assert_eq!(
             command_line("shrinking", &args(&["--bench"])),
-            "cargo bench -p threadsafe-corpus --bench shrinking"
+            "cargo bench -p threadsafe-bench --bench shrinking"
         );
         assert_eq!(
             command_line(
                 "time_to_bug",
                 &args(&["--seeds", "3", "--bench", "a b", "it's"])
             ),
-            "cargo bench -p threadsafe-corpus --bench time_to_bug -- --seeds 3 'a b' 'it'\\''s'"
+            "cargo bench -p threadsafe-bench --bench time_to_bug -- --seeds 3 'a b' 'it'\\''s'"
         );
         assert!(machine_line(2, "cpu", None, Some([1.0, 0.5, 0.25]), Some(0.5))
             .starts_with("- machine: 2 cores, cpu; load average unknown before, 1.00, 0.50, 0.25 after; other processes' CPU during the run: 0.50 cores"));

@@ -32,6 +32,13 @@ pub fn loads(l: Option<[f64; 3]>) -> String {
     )
 }
 
+/// The load averages (1, 5, 15 minutes) and the core count, as `uptime` shows them:
+/// `load average: 1.15, 0.80, 0.97 (2 cores)`.
+pub fn load_line() -> String {
+    let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
+    format!("load average: {} ({cores} cores)", loads(load_averages()))
+}
+
 /// How much CPU other processes use while a measurement runs: the machine's busy time (from
 /// `/proc/stat`) less this process's own (from `/proc/self/stat`). The load average lags by
 /// a minute; this says what the machine was doing during the very measurement.
@@ -121,6 +128,13 @@ fn own_ticks() -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_load_line_names_the_cores() {
+        let line = load_line();
+        assert!(line.starts_with("load average: "), "{line}");
+        assert!(line.ends_with(" cores)"), "{line}");
+    }
 
     #[test]
     fn the_cpu_meter_reads_proc() {

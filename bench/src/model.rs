@@ -1,13 +1,12 @@
-//! What the harness measured on a subject: the runs of each mode, the twin's checks, and the
-//! guides' runs with the MAP-coverage each reached, the runs of each job count, scheduling
-//! mode and oracle.
+//! What the time-to-bug harness measured on a subject: the runs of each mode, the twin's
+//! checks, and the guides' runs with the MAP-coverage each reached, the runs of each job
+//! count, scheduling mode and oracle, and beside a busy neighbour; with the names the
+//! command line, the tables and the JSON give the settings compared. The tables and the JSON
+//! are built on this model; it imports only the statistics.
 
-use threadsafe_rt::{Guide, MapCoverage};
+use threadsafe_rt::{Guide, MapCoverage, ScheduleMode};
 
-use super::beside::BesideResult;
-use super::oracles::OracleResult;
 use super::stats::{median, Run, Stats};
-use super::variants::Variant;
 
 /// Everything measured on one subject.
 #[derive(Clone, Debug, PartialEq)]
@@ -34,7 +33,7 @@ pub struct SubjectResult {
     pub twin_reports: usize,
     /// CPU other processes used while this subject's buggy runs ran, in cores.
     pub other_cpu: Option<f64>,
-    /// Each compared guide's runs, in [`GUIDES`](super::GUIDES)' order; `None` when guides
+    /// Each compared guide's runs, in [`GUIDES`]' order; `None` when guides
     /// were not compared.
     pub guides: Option<Vec<GuideResult>>,
     /// Each compared job count's runs, in `--jobs`' order; `None` when job counts were not
@@ -163,6 +162,120 @@ impl GuideResult {
     pub fn twin_reports(&self) -> usize {
         self.twin.iter().filter(|t| t.reported).count()
     }
+}
+
+/// The guides `--guides` compares, with their names on the command line, in the tables and
+/// in the JSON; in this order.
+pub const GUIDES: [(Guide, &str); 3] = [
+    (Guide::Random, "random"),
+    (Guide::Pairs, "pairs"),
+    (Guide::Map, "map"),
+];
+
+/// The ratios of medians the guides table shows, numerator over denominator, when both ran.
+pub const GUIDE_RATIOS: [(Guide, Guide); 3] = [
+    (Guide::Map, Guide::Pairs),
+    (Guide::Map, Guide::Random),
+    (Guide::Pairs, Guide::Random),
+];
+
+/// The twin of each subject is checked with each guide for seeds `0..min(N, this)`.
+pub const GUIDE_TWIN_SEEDS: u64 = 3;
+
+/// A guide's name: `random`, `pairs` or `map`.
+pub fn guide_name(guide: Guide) -> &'static str {
+    GUIDES
+        .iter()
+        .find(|(g, _)| *g == guide)
+        .map_or("?", |(_, name)| name)
+}
+
+/// The ratios of [`GUIDE_RATIOS`] whose two guides are among `guides`.
+pub fn guide_ratios(guides: &[Guide]) -> Vec<(Guide, Guide)> {
+    GUIDE_RATIOS
+        .into_iter()
+        .filter(|(a, b)| guides.contains(a) && guides.contains(b))
+        .collect()
+}
+
+/// The checks of one subject beside the neighbour.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BesideResult {
+    /// Checks of the buggy type with the neighbour running, one per seed (the tool's
+    /// config, as its runs alone).
+    pub runs: Vec<Run>,
+    /// The cores other processes (the neighbour, and anything else) kept busy during those
+    /// checks, on average; `None` where `/proc` cannot be read.
+    pub other_cpu: Option<f64>,
+    /// The same during the tool's runs alone.
+    pub alone_other_cpu: Option<f64>,
+}
+
+impl BesideResult {
+    /// The statistics of the runs.
+    pub fn stats(&self) -> Option<Stats> {
+        Stats::of(&self.runs)
+    }
+}
+
+/// One oracle's checks of one subject.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OracleResult {
+    /// `Config::results`: true for results compared, false for the paper's oracle.
+    pub results: bool,
+    /// Checks of the buggy type, one per seed; for the oracle the subject is checked with
+    /// by default ([`tool_config`](super::tool_config)), the tool's runs.
+    pub runs: Vec<Run>,
+}
+
+impl OracleResult {
+    /// The statistics of the runs.
+    pub fn stats(&self) -> Option<Stats> {
+        Stats::of(&self.runs)
+    }
+
+    /// The finds whose symptom was a wrong result.
+    pub fn wrong_results(&self) -> usize {
+        self.runs
+            .iter()
+            .filter(|r| r.found && r.symptom == Some("wrong result"))
+            .count()
+    }
+}
+
+/// The oracle's name in the tables: `results` or `panics`.
+pub fn oracle_name(results: bool) -> &'static str {
+    if results {
+        "results"
+    } else {
+        "panics"
+    }
+}
+
+/// One variant's checks of one subject.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Variant {
+    /// The variant as the columns name it: `jobs=2`, `stress`.
+    pub label: String,
+    /// Checks of the buggy type, one per seed; for the tool's own setting, the tool's runs.
+    pub runs: Vec<Run>,
+}
+
+impl Variant {
+    /// The statistics of the runs.
+    pub fn stats(&self) -> Option<Stats> {
+        Stats::of(&self.runs)
+    }
+}
+
+/// `jobs=2`, as the columns name a job count.
+pub fn jobs_label(jobs: usize) -> String {
+    format!("jobs={jobs}")
+}
+
+/// `auto`, `controlled`, `stress`: a scheduling mode as `schedule = "..."` writes it.
+pub fn schedule_label(mode: ScheduleMode) -> String {
+    mode.to_string()
 }
 
 #[cfg(test)]

@@ -3,47 +3,13 @@
 //! to bug, the ratio of the medians, and how many of the finds under results compared were
 //! wrong results (seen before any panic or deadlock of the same check); then geometric means.
 
-use super::cli::Settings;
-use super::model::SubjectResult;
-use super::stats::{Run, Stats};
+use super::model::{OracleResult, SubjectResult};
+use super::settings::Settings;
+use super::stats::Stats;
 use super::table::{
     cells, found, found_sum, geomean_of_medians, geomean_of_ratios, rows_then_geomean,
 };
 use super::units::secs;
-
-/// One oracle's checks of one subject.
-#[derive(Clone, Debug, PartialEq)]
-pub struct OracleResult {
-    /// `Config::results`: true for results compared, false for the paper's oracle.
-    pub results: bool,
-    /// Checks of the buggy type, one per seed; for the oracle the subject is checked with
-    /// by default ([`tool_config`](super::tool_config)), the tool's runs.
-    pub runs: Vec<Run>,
-}
-
-impl OracleResult {
-    /// The statistics of the runs.
-    pub fn stats(&self) -> Option<Stats> {
-        Stats::of(&self.runs)
-    }
-
-    /// The finds whose symptom was a wrong result.
-    pub fn wrong_results(&self) -> usize {
-        self.runs
-            .iter()
-            .filter(|r| r.found && r.symptom == Some("wrong result"))
-            .count()
-    }
-}
-
-/// The oracle's name in the tables: `results` or `panics`.
-pub fn oracle_name(results: bool) -> &'static str {
-    if results {
-        "results"
-    } else {
-        "panics"
-    }
-}
 
 fn stats_of(results: &[&SubjectResult], oracle: bool) -> Vec<Option<Stats>> {
     results
@@ -152,6 +118,7 @@ mod tests {
     use crate::header::header;
     use crate::json::{parse, Json};
     use crate::report_json::report_json;
+    use crate::stats::Run;
 
     fn wrong_at(seconds: f64) -> Run {
         let mut r = hit(seconds);

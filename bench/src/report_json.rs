@@ -3,13 +3,13 @@
 
 use threadsafe_rt::Guide;
 
-use super::guides::{guide_name, guide_ratios};
 use super::header::Meta;
 use super::json::Json;
-use super::model::{CoverageCounts, GuideResult, SubjectResult};
-use super::oracles::oracle_name;
+use super::model::{
+    guide_name, guide_ratios, oracle_name, schedule_label, CoverageCounts, GuideResult,
+    SubjectResult, Variant,
+};
 use super::stats::{Estimate, Run, Stats};
-use super::variants::{schedule_label, Variant};
 
 fn estimate_json(e: Estimate) -> Json {
     Json::obj([

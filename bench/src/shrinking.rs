@@ -1,86 +1,15 @@
-//! What the shrinking benchmark (`cargo bench -p threadsafe-corpus --bench shrinking`)
+//! What the shrinking benchmark (`cargo bench -p threadsafe-bench --bench shrinking`)
 //! computes and prints: per find, the calls and reproducer lines before and after shrinking
 //! and the time it took; per subject their medians; over all finds the median and the worst.
 
 use std::fmt::Write as _;
-use std::time::Duration;
 
 use threadsafe_rt::Violation;
 
-use super::cli::{flags, parse_seeds, parse_selection, Selection};
 use super::header::{machine_line, Meta};
+use super::settings::ShrinkSettings;
 use super::stats::median;
-use super::units::{parse_duration, secs};
-
-/// What `--help` prints.
-pub const SHRINKING_USAGE: &str = "\
-how far shrinking takes the corpus's finds, and what it costs
-
-usage: cargo bench -p threadsafe-corpus --bench shrinking -- [options]
-
-  --subjects NAME,NAME|all   subjects by name or id (default: all)
-  --seeds N                  seeds 0..N per subject (default: 5)
-  --budget DURATION          budget of each check (default: 10s; shrinking gets half of
-                             it, 0.3 s to 10 s, on top of the time to bug)
-  --quick                    short run: string_buffer, synchronized_map, null_appender,
-                             2 seeds, budget 2s (flags given override)
-  --help                     this text
-
-DURATION: 500ms, 2s, 1.5s, 10m, or a number of seconds.";
-
-/// The settings of a run, from the command line.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ShrinkSettings {
-    /// The subjects.
-    pub subjects: Selection,
-    /// Seeds `0..seeds` per subject.
-    pub seeds: u64,
-    /// Budget of each check.
-    pub budget: Duration,
-    /// `--quick` was given.
-    pub quick: bool,
-    /// `--bench` was given (under `cargo test` it is not, and the benchmark does nothing).
-    pub under_bench: bool,
-}
-
-/// What the command line asks for: the settings, or `None` for `--help`. The error says
-/// what is wrong (exit code 2).
-pub fn parse_shrinking_args<I, S>(args: I) -> Result<Option<ShrinkSettings>, String>
-where
-    I: IntoIterator<Item = S>,
-    S: Into<String>,
-{
-    let (mut subjects, mut seeds, mut budget) = (None, None, None);
-    let (mut quick, mut under_bench) = (false, false);
-    for flag in flags(args, &["--subjects", "--seeds", "--budget"])? {
-        let Some(value) = flag.value else {
-            match flag.name.as_str() {
-                "--quick" => quick = true,
-                "--bench" => under_bench = true,
-                "--help" | "-h" => return Ok(None),
-                _ => return Err(format!("unknown argument `{}`", flag.name)),
-            }
-            continue;
-        };
-        let bad = |what: &str| format!("`{} {value}`: {what}", flag.name);
-        match flag.name.as_str() {
-            "--subjects" => subjects = Some(parse_selection(&value).map_err(|e| bad(&e))?),
-            "--seeds" => seeds = Some(parse_seeds(&value).map_err(|e| bad(&e))?),
-            _ => budget = Some(parse_duration(&value).map_err(|e| bad(&e))?),
-        }
-    }
-    Ok(Some(ShrinkSettings {
-        subjects: subjects.unwrap_or(if quick {
-            Selection::Quick
-        } else {
-            Selection::All
-        }),
-        seeds: seeds.unwrap_or(if quick { 2 } else { 5 }),
-        budget: budget.unwrap_or(Duration::from_secs(if quick { 2 } else { 10 })),
-        quick,
-        under_bench,
-    }))
-}
+use super::units::secs;
 
 /// One find and what shrinking made of it.
 #[derive(Clone, Debug, PartialEq)]
@@ -388,40 +317,5 @@ mod tests {
         let summary = shrinking_summary(&s);
         assert!(summary.starts_with("|  |  | found |"), "{summary}");
         assert_eq!(summary.lines().count(), 4, "{summary}");
-    }
-
-    #[test]
-    fn arguments() {
-        let run = |a: &[&str]| parse_shrinking_args(a.iter().copied()).unwrap().unwrap();
-        let d = run(&["--bench"]);
-        assert!(d.under_bench && !d.quick);
-        assert_eq!(
-            (d.subjects, d.seeds, d.budget),
-            (Selection::All, 5, Duration::from_secs(10))
-        );
-        let q = run(&["--quick", "--seeds=3"]);
-        assert_eq!(
-            (q.subjects, q.seeds, q.budget),
-            (Selection::Quick, 3, Duration::from_secs(2))
-        );
-        let s = run(&["--subjects", "V7,logger", "--budget", "3s"]);
-        assert_eq!(
-            s.subjects,
-            Selection::Named(vec!["V7".into(), "logger".into()])
-        );
-        assert_eq!(s.budget, Duration::from_secs(3));
-        assert_eq!(parse_shrinking_args(["--help"]), Ok(None));
-        for bad in [
-            &["--twin-budget", "1s"][..],
-            &["--seeds", "0"],
-            &["--budget"],
-            &["--quick=yes"],
-            &["--subjects", "a,,b"],
-        ] {
-            assert!(
-                parse_shrinking_args(bad.iter().copied()).is_err(),
-                "{bad:?}"
-            );
-        }
     }
 }

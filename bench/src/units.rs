@@ -1,28 +1,5 @@
-//! Durations and numbers as text: durations as a user writes them, seconds and counts as the
-//! tables print them.
-
-use std::time::Duration;
-
-/// Parses `500ms`, `2s`, `1.5s`, `10m` or a bare number of seconds; a duration must be
-/// positive and finite.
-pub fn parse_duration(s: &str) -> Result<Duration, String> {
-    let s = s.trim();
-    let (num, scale) = if let Some(n) = s.strip_suffix("ms") {
-        (n, 1e-3)
-    } else if let Some(n) = s.strip_suffix('s') {
-        (n, 1.0)
-    } else if let Some(n) = s.strip_suffix('m') {
-        (n, 60.0)
-    } else {
-        (s, 1.0)
-    };
-    match num.trim().parse::<f64>() {
-        Ok(v) if v.is_finite() && v > 0.0 && v * scale < 1e9 => {
-            Ok(Duration::from_secs_f64(v * scale))
-        }
-        _ => Err("expected a positive duration such as 500ms, 2s or 10m".to_string()),
-    }
-}
+//! Numbers as text: seconds, ratios and counts as the tables print them. (Durations are read
+//! with `threadsafe-knobs`' grammar, in `cli`.)
 
 /// Seconds with a precision that suits their size: `0.0042 s`, `0.153 s`, `12.3 s`.
 pub fn secs(s: f64) -> String {
@@ -36,7 +13,7 @@ pub fn secs(s: f64) -> String {
 }
 
 /// A ratio with three significant digits or so: `0.0042`, `0.153`, `5.20`, `52.1`, `521`.
-pub(super) fn ratio_digits(r: f64) -> String {
+pub fn ratio_digits(r: f64) -> String {
     if r >= 100.0 {
         format!("{r:.0}")
     } else if r >= 10.0 {
@@ -74,14 +51,5 @@ mod tests {
         assert_eq!(secs(12.34), "12.3 s");
         assert_eq!(thousands(1234567.4), "1,234,567");
         assert_eq!(thousands(999.0), "999");
-    }
-
-    #[test]
-    fn durations() {
-        assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
-        assert_eq!(parse_duration("1.5s"), Ok(Duration::from_millis(1500)));
-        assert_eq!(parse_duration("2m"), Ok(Duration::from_secs(120)));
-        assert_eq!(parse_duration("3"), Ok(Duration::from_secs(3)));
-        assert!(parse_duration("inf").is_err());
     }
 }

@@ -10,29 +10,13 @@
 
 use threadsafe_rt::ScheduleMode;
 
-use super::cli::Settings;
-use super::model::SubjectResult;
-use super::stats::{Run, Stats};
+use super::model::{jobs_label, schedule_label, SubjectResult, Variant};
+use super::settings::Settings;
+use super::stats::Stats;
 use super::table::{
     cells, found, found_sum, geomean_of_medians, geomean_of_ratios, rows_then_geomean,
 };
 use super::units::{secs, thousands};
-
-/// One variant's checks of one subject.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Variant {
-    /// The variant as the columns name it: `jobs=2`, `stress`.
-    pub label: String,
-    /// Checks of the buggy type, one per seed; for the tool's own setting, the tool's runs.
-    pub runs: Vec<Run>,
-}
-
-impl Variant {
-    /// The statistics of the runs.
-    pub fn stats(&self) -> Option<Stats> {
-        Stats::of(&self.runs)
-    }
-}
 
 /// Which variants a table compares: the subject's runs of them, and their labels.
 #[derive(Clone, Copy)]
@@ -54,16 +38,6 @@ impl Compared<'_> {
     fn stats_of(&self, results: &[&SubjectResult], label: &str) -> Vec<Option<Stats>> {
         results.iter().map(|r| self.stats(r, label)).collect()
     }
-}
-
-/// `jobs=2`, as the columns name a job count.
-pub fn jobs_label(jobs: usize) -> String {
-    format!("jobs={jobs}")
-}
-
-/// `auto`, `controlled`, `stress`: a scheduling mode as `schedule = "..."` writes it.
-pub fn schedule_label(mode: ScheduleMode) -> String {
-    mode.to_string()
 }
 
 /// The header and separator lines of a variants table: per variant found, median and

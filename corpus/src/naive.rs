@@ -236,6 +236,52 @@ where
     B: Fn(&S) + Send + 'static,
     H: Fn(&S) -> bool + Send + 'static,
 {
+    tight_loop(budget, fresh, a, b, holds).failed_at
+}
+
+/// What [`tight_loop`] did.
+#[derive(Clone, Copy, Debug)]
+pub struct LoopRun {
+    /// Rounds started (instances made).
+    pub rounds: u64,
+    /// Wall-clock time, to the failure or to the end of the budget.
+    pub elapsed: Duration,
+    /// When a round failed, from the start; `None` when none did within the budget.
+    pub failed_at: Option<Duration>,
+}
+
+impl LoopRun {
+    /// Rounds per second.
+    pub fn rate(&self) -> f64 {
+        self.rounds as f64 / self.elapsed.as_secs_f64()
+    }
+}
+
+/// [`hand_loop`], with the rounds it ran: the one hand loop of the project, the subjects'
+/// naive test and the benchmarks' yardstick (rounds per second, rounds to a find).
+///
+/// ```
+/// use std::sync::atomic::{AtomicU64, Ordering};
+/// use std::time::Duration;
+///
+/// // A correct counter: every round's two increments make 2, so the loop runs its budget.
+/// let run = threadsafe_corpus::naive::tight_loop(
+///     Duration::from_millis(50),
+///     || AtomicU64::new(0),
+///     |c| { c.fetch_add(1, Ordering::SeqCst); },
+///     |c| { c.fetch_add(1, Ordering::SeqCst); },
+///     |c| c.load(Ordering::SeqCst) == 2,
+/// );
+/// assert!(run.failed_at.is_none() && run.rounds > 0);
+/// ```
+pub fn tight_loop<S, F, A, B, H>(budget: Duration, fresh: F, a: A, b: B, holds: H) -> LoopRun
+where
+    S: Send + Sync + 'static,
+    F: Fn() -> S + Send + 'static,
+    A: Fn(&S) + Send + 'static,
+    B: Fn(&S) + Send + 'static,
+    H: Fn(&S) -> bool + Send + 'static,
+{
     let tight = Arc::new(Tight {
         instance: Mutex::new(None),
         round: AtomicUsize::new(0),
@@ -288,7 +334,9 @@ where
                     break;
                 }
             }
+            let ended = start.elapsed();
             tight.over.store(true, Ordering::SeqCst);
+            ended
         })
     };
     let (mut seen, mut since) = (0, Instant::now());
@@ -303,13 +351,22 @@ where
         } else if since.elapsed() >= STUCK_AFTER {
             // A deadlock: the stuck threads stay behind; do not join them.
             tight.stop.store(true, Ordering::SeqCst);
-            return Some(start.elapsed());
+            let elapsed = start.elapsed();
+            return LoopRun {
+                rounds: tight.round.load(Ordering::SeqCst) as u64,
+                elapsed,
+                failed_at: Some(elapsed),
+            };
         }
     };
     tight.stop.store(true, Ordering::SeqCst);
-    let _ = caller.join();
+    let ended = caller.join().unwrap_or_else(|_| start.elapsed());
     let _ = helper.join();
-    outcome
+    LoopRun {
+        rounds: tight.round.load(Ordering::SeqCst) as u64,
+        elapsed: outcome.unwrap_or(ended),
+        failed_at: outcome,
+    }
 }
 
 /// What the two threads of [`hand_loop`] share.

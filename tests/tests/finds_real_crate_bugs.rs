@@ -44,7 +44,7 @@
 //! measure` (add `--release` for the lasso subjects) measures again.
 
 use std::sync::{Mutex, MutexGuard};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use threadsafe_corpus::real::{
     bucket_push, lasso_keys, lasso_resolve, prometheus_histogram, slab_take, spin_once,
@@ -52,7 +52,8 @@ use threadsafe_corpus::real::{
 use threadsafe_rt::{check, Config, Failure, Report, Subject};
 use threadsafe_tests::expect;
 
-/// The budget of each find (the check stops at the find). MEASURED: see [`measure_the_budgets`].
+/// The budget of each find (the check stops at the find). MEASURED with `cargo run -p
+/// threadsafe-bench --example real_crate_budgets`.
 const BUDGET: Duration = Duration::from_secs(10);
 
 /// The seed of `R1`'s find test.
@@ -249,48 +250,4 @@ fn the_fixed_versions_stay_quiet() {
     quiet::<prometheus_histogram::FixedLatencies>(5);
     quiet::<slab_take::FixedPendingJob>(5);
     quiet::<bucket_push::FixedSamples>(5);
-}
-
-/// How many of 100 checks with each find test's seed find its bug within [`BUDGET`], and
-/// the times to bug. (Free-running, the same seed does not run the same executions.)
-/// `THREADSAFE_MEASURE_SEEDS=1` checks seeds `0..100` instead, once each;
-/// `THREADSAFE_MEASURE_RUNS=n` makes it `n` checks, `THREADSAFE_MEASURE_ONLY=R2` measures one.
-#[test]
-#[ignore = "a measurement: 100 checks of each subject"]
-fn measure_the_budgets() {
-    let _alone = alone();
-    fn measure<T: Subject>(name: &str, seed: u64, is_the_bug: fn(&Report)) {
-        let var = |name: &str| std::env::var(name).ok();
-        if var("THREADSAFE_MEASURE_ONLY").is_some_and(|only| !name.starts_with(&only)) {
-            return;
-        }
-        let many_seeds = var("THREADSAFE_MEASURE_SEEDS").is_some();
-        let runs: u64 = var("THREADSAFE_MEASURE_RUNS").map_or(100, |n| n.parse().unwrap());
-        let mut times = Vec::new();
-        let start = Instant::now();
-        for i in 0..runs {
-            let report = check::<T>(&config(if many_seeds { i } else { seed }, BUDGET));
-            if let Some(v) = report.violation() {
-                is_the_bug(&report);
-                times.push(v.time_to_bug);
-            }
-        }
-        times.sort();
-        let at = |q: usize| times.get(q * times.len().saturating_sub(1) / 100);
-        println!(
-            "{name}: found {}/{runs}, time to bug min {:?} median {:?} p90 {:?} max {:?} ({:.0?} in all)",
-            times.len(),
-            at(0),
-            at(50),
-            at(90),
-            at(100),
-            start.elapsed()
-        );
-    }
-    measure::<lasso_keys::Symbols>("R1 lasso 0.4.1", R1_SEED, two_keys_for_one_string);
-    measure::<lasso_resolve::Names>("R2 lasso 0.6.0", R2_SEED, key_out_of_bounds);
-    measure::<spin_once::LazyConnection>("R3 spin 0.9.2", R3_SEED, opened_twice);
-    measure::<prometheus_histogram::Latencies>("R4 prometheus 0.9.0", R4_SEED, torn_summary);
-    measure::<slab_take::PendingJob>("R5 sharded-slab 0.0.3", R5_SEED, claimed_twice);
-    measure::<bucket_push::Samples>("R6 metrics-util 0.3.2", R6_SEED, snapshot_without_its_push);
 }

@@ -8,7 +8,8 @@
 //! Their naive test is [`naive::hand_loop`](crate::naive::hand_loop): the tight two-thread
 //! loop a user who knows the racing pair writes by hand, with a check after each round. A
 //! panic subject's `file` is the dependency's source file the panic is located in (a path
-//! suffix, matched as `measure::is_the_bug` does); a wrong-result subject's is its own.
+//! suffix, matched as the time-to-bug harness's `is_the_bug` does); a wrong-result
+//! subject's is its own.
 
 use crate::Subject;
 
