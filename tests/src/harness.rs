@@ -24,8 +24,8 @@ pub fn controlled(seed: u64, strategy: Strategy, budget: Duration) -> Config {
 /// - `conc_execs = 4`: under control, a generated test that can fail does so within its
 ///   first few schedules (with the default 100, the failing execution of most seeds is among
 ///   the first 10), while the generator needs tens to hundreds of tests to pair the racy
-///   call with a conflicting one; fewer executions per test find the bug sooner (measured
-///   on the `sync` ports: about 25 % less time than with 10, several times less than 100).
+///   call with a conflicting one; fewer executions per test find the bug sooner (on the
+///   `sync` ports: see decision 0081).
 /// - `post_calls = 0`: no sequential call after the threads join, so the only failure is the
 ///   panic inside the racy method. (With a post call, PCT also finds a lost update of two
 ///   concurrent `sb.insert(1, &sb)`, which a later `delete_char_at` trips over: a true

@@ -31,14 +31,9 @@ use string_buffer::StringBuffer;
 /// Every seed of these finds the bug.
 const SEEDS: std::ops::Range<u64> = 0..20;
 
-/// MEASURED (debug build, 2 cores shared with a benchmark; identical tests and schedules in
-/// every run): time to bug min / median / max in ms, StringBuffer 14 / 109 / 696,
-/// ConcurrentHashMap 10 / 113 / 1138. (With both cores taken by two busy loops, the whole
-/// file took 81 s instead of 7 and still passed.) The budget only guards against a hang.
-/// Those times are of the copies this file had before it included the corpus's ports: the
-/// StringBuffer is the same program (the same tests to the bug in every seed); the
-/// ConcurrentHashMap has gained `contains_key`, and its generated tests to the bug min /
-/// median / max went from 4 / 67 / 821 to 2 / 66 / 798 (counts, the same in every run).
+/// Far above the longest time to bug of any seed, even with both cores taken by busy loops
+/// (identical tests and schedules in every run; see decision 0081): the budget only guards
+/// against a hang.
 const BUDGET: Duration = Duration::from_secs(60);
 
 /// For every seed: the controlled check finds a panic in `method` at `line` of `file` whose

@@ -11,29 +11,22 @@ use threadsafe_corpus::contege::std_locks::synchronized_map::{
 use threadsafe_rt::{check, generated_tests, Config};
 use threadsafe_tests::expect;
 
-/// MEASURED (debug build, 2 cores, no other load; 100 runs of this test binary with `SEED`
-/// and `conc_execs` below, budget 20 s): found 100/100, always in the second test; time to bug
-/// median 0.87 s, max 0.91 s (most of it the watchdog's two quiet periods). Budget 10 s. (With
-/// seed 37, whose deadlocking test is the 24th: median 4.1 s, max 4.7 s.) Those runs were of
-/// an earlier std port whose `eq` read `other` through `len` and `get`; the port now shares
-/// the sync port's source (`eq` locks `other` directly), and seed 179's first 40 tests are
-/// the same with either, the deadlocking one still the second. Measured again on 2026-11-27
-/// (this port, results compared, 100 runs of the test binary, its other tests beside):
-/// 100/100, always in the second test, within its first 381 executions (median: its first).
-/// It failed once in CI before that: the second test's 1,000 executions gave no deadlock,
-/// and the check ended at another bug. With `results = false`, 1 of 20 runs missed it in
-/// every test of the 10 s: a free-running batch's executions are not independent (likely
-/// rounds that lose their alignment while the twin's check shares the cores; not traced).
+/// With `SEED` and `conc_execs` below, the deadlock comes in the second test, in every one of
+/// many runs, and well within the budget (most of the time is the watchdog's two quiet
+/// periods). The test failed once in CI: the second test's executions gave no deadlock, and
+/// the check ended at another bug; the likely cause, rounds of a free-running batch that lose
+/// their alignment while the twin's check shares the cores, is not traced. Decision 0027 has
+/// the measurements and that miss.
 const BUDGET: Duration = Duration::from_secs(10);
 /// The budget of the check of the fixed twin: longer than the median time to bug.
 const TWIN_BUDGET: Duration = Duration::from_secs(2);
 
 /// A seed whose tests include `a.eq(&b)` and `b.eq(&a)`, each the first call of its thread,
 /// early: seed 179 makes it the second test. (The generator rarely pairs calls that cross two
-/// instances in opposite directions: of seeds 0 to 59, 5 make such a test among their first
-/// 300 tests, seed 0 none; of seeds 60 to 599, 3 make one among their first 12.) Generation
-/// is deterministic, the schedule is not: such a test deadlocks in about 1% of its executions
-/// (with 100, seed 37's missed in a third of the runs), hence `conc_execs = 1000`.
+/// instances in opposite directions, and few seeds do it early.) Generation is
+/// deterministic, the schedule is not: such a test deadlocks in few of its executions, and
+/// with the default 100 a seed's deadlocking test was often missed, hence `conc_execs =
+/// 1000` (see decisions 0027 and 0081).
 const SEED: u64 = 179;
 /// The test with the opposite `eq` calls comes among the first this many.
 const FIRST_TESTS: usize = 5;

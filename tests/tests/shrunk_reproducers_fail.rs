@@ -14,9 +14,9 @@
 //! gated test (`Violation::gated` is for panics and wrong results).
 //!
 //! Deterministic: the checks are controlled (`harness::race_hunt`), so a seed makes the same
-//! find and the same shrinking (measured in a debug build: shrinking takes 0.04-0.2 s here,
-//! far from the 10 s it may take, so it is never cut short); a gated test enforces its
-//! interleaving on every run.
+//! find and the same shrinking (which here takes a small part of the 10 s it may take, so it
+//! is never cut short: see decision 0081); a gated test enforces its interleaving on every
+//! run.
 
 use std::path::PathBuf;
 use std::time::Duration;
