@@ -79,8 +79,8 @@ fn the_readme_shows_what_the_report_says() {
     let shown = block_after("`cargo test` then fails with", "text");
     let shown_lines: Vec<&str> = shown.lines().collect();
     // The README shows a find by a controlled execution, with its interleaving and replay
-    // token. Auto's free-running batch of the same test wins that race now and then (4 of 60
-    // runs when this test was written); its report then has neither, and the check is run
+    // token. Auto's free-running batch of the same test wins that race now and then (see
+    // decision 0081); its report then has neither, and the check is run
     // again: its controlled batches are deterministic, so a controlled find is the same
     // every time. Every run's opening lines are checked all the same.
     for _ in 0..20 {
