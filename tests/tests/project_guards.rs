@@ -53,7 +53,9 @@ fn relative(path: &Path) -> String {
 /// least one letter and one digit.
 fn looks_like_a_hash(word: &str) -> bool {
     (7..=40).contains(&word.len())
-        && word.chars().all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase())
+        && word
+            .chars()
+            .all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase())
         && word.chars().any(|c| c.is_ascii_digit())
         && word.chars().any(|c| c.is_ascii_alphabetic())
 }
@@ -228,12 +230,7 @@ fn quotes_a_figure(comment: &str) -> bool {
     if !lower.chars().any(|c| c.is_ascii_digit()) {
         return false;
     }
-    let statistic = [
-        "median",
-        "geometric mean",
-        "load average",
-        "executions/s",
-    ];
+    let statistic = ["median", "geometric mean", "load average", "executions/s"];
     let words: Vec<&str> = lower.split_whitespace().collect();
     let number = |w: &str| {
         let w = w.trim_start_matches(['(', '≥', '~']);
@@ -245,9 +242,7 @@ fn quotes_a_figure(comment: &str) -> bool {
         w.trim_end_matches([',', ';', ')'])
             .strip_suffix('×')
             .is_some_and(measured)
-    }) || words
-        .windows(2)
-        .any(|p| measured(p[0]) && p[1] == "times");
+    }) || words.windows(2).any(|p| measured(p[0]) && p[1] == "times");
     let seeds = words
         .windows(2)
         .any(|p| number(p[0]) && p[1].trim_end_matches([',', '.', ')', ';']) == "seeds");
@@ -280,11 +275,19 @@ fn a_figure_is_told_from_a_rule() {
     assert!(quotes_a_figure("made a median 3,955 executions/s with"));
     assert!(quotes_a_figure("stress / auto was 0.32 over 30 seeds"));
     assert!(quotes_a_figure("the papers' subjects 0.98× side by side"));
-    assert!(!quotes_a_figure("the seeds no other shard takes (`None`: as `1/1`)"));
+    assert!(!quotes_a_figure(
+        "the seeds no other shard takes (`None`: as `1/1`)"
+    ));
     assert!(!quotes_a_figure("`RAN_FACTOR` times as long"));
-    assert!(quotes_a_figure("auto took 1.7 times as long as `stress` there"));
-    assert!(!quotes_a_figure("50× the test's sequential time, at least 250 ms"));
-    assert!(!quotes_a_figure("(20 times as long as its batch took, 50 ms to 2 s)"));
+    assert!(quotes_a_figure(
+        "auto took 1.7 times as long as `stress` there"
+    ));
+    assert!(!quotes_a_figure(
+        "50× the test's sequential time, at least 250 ms"
+    ));
+    assert!(!quotes_a_figure(
+        "(20 times as long as its batch took, 50 ms to 2 s)"
+    ));
 }
 
 #[test]
@@ -321,4 +324,26 @@ fn a_hash_is_told_from_a_word() {
     assert!(!looks_like_a_hash("1234567"), "no letter: a number");
     assert!(!looks_like_a_hash("e3ea7f"), "too short");
     assert!(!looks_like_a_hash("threadsafe"));
+}
+
+#[test]
+fn every_chapter_is_in_the_book_and_compiled() {
+    let summary = read(&root().join("docs/src/SUMMARY.md"));
+    let lib = read(&root().join("docs/lib.rs"));
+    let mut wrong = Vec::new();
+    for path in files("docs/src", ".md") {
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        if name == "SUMMARY.md" {
+            continue;
+        }
+        if !summary.contains(&format!("]({name})")) {
+            wrong.push(format!("{name} is not listed in docs/src/SUMMARY.md"));
+        }
+        if !lib.contains(&format!("include_str!(\"src/{name}\")")) {
+            wrong.push(format!(
+                "{name} is not included by docs/lib.rs, so its Rust blocks are not compiled"
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "the book:\n{}", wrong.join("\n"));
 }

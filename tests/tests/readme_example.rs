@@ -1,7 +1,8 @@
 //! The README's example is the tool's real output: its `Stack` is `threadsafe_tests::
 //! readme_stack`, line for line, and the report's opening lines, its interleaving and its
 //! reproducer are what the README shows. A change to what the report says fails here, so
-//! the front door cannot drift from the tool.
+//! the front door cannot drift from the tool. The book's first chapters show the same type and
+//! report, held to the README here.
 
 use threadsafe_rt::{check, Config};
 use threadsafe_tests::readme_stack::Stack;
@@ -115,4 +116,28 @@ fn the_readme_shows_what_the_report_says() {
         return;
     }
     panic!("20 checks of the README's Stack found its bug by free-running threads only");
+}
+
+#[test]
+fn the_book_shows_the_readme_stack_and_its_report() {
+    let book = |chapter: &str| {
+        let path = format!("{}/../docs/src/{chapter}", env!("CARGO_MANIFEST_DIR"));
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+    };
+    let code = block_after("```rust\nuse std::sync::Mutex;", "rust");
+    let report = block_after("`cargo test` then fails with", "text");
+    let header: String = report.lines().take(7).map(|l| format!("{l}\n")).collect();
+    let started = book("getting-started.md");
+    assert!(
+        started.contains(&code),
+        "getting-started.md's Stack is not the README's"
+    );
+    assert!(
+        started.contains(&report),
+        "getting-started.md's report is not the README's"
+    );
+    assert!(
+        book("reading-a-report.md").contains(&header),
+        "reading-a-report.md's header is not the README's"
+    );
 }
