@@ -32,6 +32,8 @@ pub mod expect;
 pub mod harness;
 pub mod nondeterministic;
 /// The README's `Stack`, line for line (`tests/tests/readme_example.rs` holds the two equal).
+// Written as a user would write it, in the README: a `new` and no `Default`.
+#[allow(clippy::new_without_default)]
 #[rustfmt::skip]
 pub mod readme_stack;
 pub mod temp;
