@@ -71,37 +71,16 @@ fn hunt(
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let settings = match measure::parse_shrinking_args(args.iter().cloned()) {
-        Ok(Some(s)) => s,
-        Ok(None) => {
-            println!("{}", measure::SHRINKING_USAGE);
-            return ExitCode::SUCCESS;
-        }
-        Err(e) => {
-            eprintln!("shrinking: {e}\n\n{}", measure::SHRINKING_USAGE);
-            return ExitCode::from(2);
-        }
+    let (settings, subjects) = match measure::corpus_run(
+        "shrinking",
+        measure::SHRINKING_USAGE,
+        measure::parse_shrinking_args(args.iter().cloned()),
+        |s| s.under_bench,
+        |s| &s.subjects,
+    ) {
+        Ok(run) => run,
+        Err(code) => return code,
     };
-    if !settings.under_bench {
-        eprintln!(
-            "shrinking: not run by `cargo bench` (no `--bench` argument): nothing to do; \
-             run `cargo bench -p threadsafe-bench --bench shrinking`"
-        );
-        return ExitCode::SUCCESS;
-    }
-    let registry = threadsafe_corpus::all();
-    let keys: Vec<(&str, &str)> = registry.iter().map(|s| (s.id, s.name)).collect();
-    let (picked, note) = match measure::select(&keys, &settings.subjects) {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("shrinking: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    if let Some(note) = note {
-        eprintln!("shrinking: {note}");
-    }
-    let subjects: Vec<Subject> = picked.iter().map(|&i| registry[i]).collect();
 
     let load_before = measure::load_averages();
     let whole = CpuMeter::start();

@@ -5,13 +5,15 @@
 //! ([`parse_shrinking_args`]). The top of the library: it makes the settings the rest reads.
 
 use std::path::PathBuf;
-use std::process::exit;
+use std::process::{exit, ExitCode};
 use std::time::Duration;
 
 use threadsafe_rt::{Guide, ScheduleMode};
 
 use super::model::GUIDES;
-use super::settings::{Selection, Settings, ShrinkSettings};
+use threadsafe_corpus::Subject;
+
+use super::settings::{select, Selection, Settings, ShrinkSettings};
 
 /// A command line split into flags: each flag named in `with_value` takes a value
 /// (`--time 2s` or `--time=2s`), each named in `switches` takes none; `--bench` (which
@@ -189,19 +191,10 @@ usage: cargo bench -p threadsafe-bench --bench shrinking -- [options]
 
 DURATION: a number and a unit (ms, s, m or min), e.g. 500ms, 2s, 1.5s, 10m.";
 
-/// What the command line asks for.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Command {
-    /// Run the measurements.
-    Run(Settings),
-    /// Print [`USAGE`].
-    Help,
-}
-
-/// Parses the time-to-bug harness's arguments (without the program name). `--quick` sets
-/// defaults that the other flags override. The error says what is wrong, for a usage error
+/// Parses the time-to-bug harness's arguments (without the program name): the settings, or
+/// `None` for `--help`. `--quick` sets defaults that the other flags override. The error says what is wrong, for a usage error
 /// (exit code 2).
-pub fn parse_args<I, S>(args: I) -> Result<Command, String>
+pub fn parse_args<I, S>(args: I) -> Result<Option<Settings>, String>
 where
     I: IntoIterator<Item = S>,
     S: Into<String>,
@@ -220,7 +213,7 @@ where
     ];
     let o = Options::parse(args, &with_value, &["--quick", "--oracles"])?;
     if o.help() {
-        return Ok(Command::Help);
+        return Ok(None);
     }
     let quick = o.has("--quick");
     let (paper, naive) = o
@@ -234,12 +227,8 @@ where
         "" => Err("expected a path".to_string()),
         _ => Ok(PathBuf::from(v)),
     })?;
-    Ok(Command::Run(Settings {
-        subjects: o.get("--subjects", parse_selection)?.unwrap_or(if quick {
-            Selection::Quick
-        } else {
-            Selection::All
-        }),
+    Ok(Some(Settings {
+        subjects: subjects(&o, quick)?,
         seeds: o
             .get("--seeds", parse_seeds)?
             .unwrap_or(if quick { 2 } else { 10 }),
@@ -267,6 +256,57 @@ where
     }))
 }
 
+/// The subjects of `--subjects`; by default all, or with `--quick` the quick ones.
+fn subjects(o: &Options, quick: bool) -> Result<Selection, String> {
+    Ok(o.get("--subjects", parse_selection)?.unwrap_or(if quick {
+        Selection::Quick
+    } else {
+        Selection::All
+    }))
+}
+
+/// The settings of a harness over the corpus's subjects (`time_to_bug`, `shrinking`) and the
+/// subjects they select, or the end of the run: `--help` prints `usage`, a bad command line
+/// or an unknown subject ends it with exit code 2, and so does nothing at all outside `cargo
+/// bench` (no `--bench` argument, as under `cargo test --benches`) with exit code 0.
+pub fn corpus_run<T>(
+    program: &str,
+    usage: &str,
+    parsed: Result<Option<T>, String>,
+    under_bench: impl Fn(&T) -> bool,
+    selection: impl Fn(&T) -> &Selection,
+) -> Result<(T, Vec<Subject>), ExitCode> {
+    let settings = match parsed {
+        Ok(Some(s)) => s,
+        Ok(None) => {
+            println!("{usage}");
+            return Err(ExitCode::SUCCESS);
+        }
+        Err(e) => {
+            eprintln!("{program}: {e}\n\n{usage}");
+            return Err(ExitCode::from(2));
+        }
+    };
+    if !under_bench(&settings) {
+        eprintln!(
+            "{program}: not run by `cargo bench` (no `--bench` argument): nothing to do; \
+             run `cargo bench -p threadsafe-bench --bench {program}`"
+        );
+        return Err(ExitCode::SUCCESS);
+    }
+    let registry = threadsafe_corpus::all();
+    let keys: Vec<(&str, &str)> = registry.iter().map(|s| (s.id, s.name)).collect();
+    let (picked, note) = select(&keys, selection(&settings)).map_err(|e| {
+        eprintln!("{program}: {e}");
+        ExitCode::from(2)
+    })?;
+    if let Some(note) = note {
+        eprintln!("{program}: {note}");
+    }
+    let subjects = picked.iter().map(|&i| registry[i]).collect();
+    Ok((settings, subjects))
+}
+
 /// Parses the shrinking benchmark's arguments: the settings, or `None` for `--help`. The
 /// error says what is wrong (exit code 2).
 pub fn parse_shrinking_args<I, S>(args: I) -> Result<Option<ShrinkSettings>, String>
@@ -280,11 +320,7 @@ where
     }
     let quick = o.has("--quick");
     Ok(Some(ShrinkSettings {
-        subjects: o.get("--subjects", parse_selection)?.unwrap_or(if quick {
-            Selection::Quick
-        } else {
-            Selection::All
-        }),
+        subjects: subjects(&o, quick)?,
         seeds: o
             .get("--seeds", parse_seeds)?
             .unwrap_or(if quick { 2 } else { 5 }),
@@ -455,7 +491,7 @@ mod tests {
     #[test]
     fn arguments() {
         let run = |a: &[&str]| match parse_args(a.iter().copied()) {
-            Ok(Command::Run(s)) => s,
+            Ok(Some(s)) => s,
             other => panic!("{other:?}"),
         };
         let d = run(&["--bench"]);
@@ -489,7 +525,7 @@ mod tests {
             (Duration::from_secs(2), false, true)
         );
         assert_eq!(s.json, Some(PathBuf::from("x.json")));
-        assert_eq!(parse_args(["--help"]), Ok(Command::Help));
+        assert_eq!(parse_args(["--help"]), Ok(None));
         let all = [Guide::Random, Guide::Pairs, Guide::Map];
         assert_eq!(run(&["--guides", "all"]).guides, all);
         assert_eq!(
@@ -537,7 +573,7 @@ mod tests {
     #[test]
     fn job_counts() {
         let run = |a: &[&str]| match parse_args(a.iter().copied()) {
-            Ok(Command::Run(s)) => s,
+            Ok(Some(s)) => s,
             other => panic!("{other:?}"),
         };
         assert_eq!(run(&["--bench"]).jobs, Vec::<usize>::new());
@@ -560,7 +596,7 @@ mod tests {
     #[test]
     fn scheduling_modes() {
         let run = |a: &[&str]| match parse_args(a.iter().copied()) {
-            Ok(Command::Run(s)) => s,
+            Ok(Some(s)) => s,
             other => panic!("{other:?}"),
         };
         assert!(run(&["--bench"]).schedules.is_empty());
@@ -595,7 +631,7 @@ mod tests {
     #[test]
     fn oracles_are_compared_on_request() {
         let run = |a: &[&str]| match parse_args(a.iter().copied()) {
-            Ok(Command::Run(s)) => s,
+            Ok(Some(s)) => s,
             other => panic!("{other:?}"),
         };
         assert!(!run(&["--bench"]).oracles);

@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use threadsafe_rt::Guide;
 
-use super::cli::{parse_args, Command};
+use super::cli::parse_args;
 use super::header::Meta;
 use super::json::Json;
 use super::model::{CoverageCounts, GuideResult, SubjectResult, TwinCheck};
@@ -93,8 +93,8 @@ pub(super) fn with_guides() -> SubjectResult {
 /// The settings `args` give.
 pub(super) fn settings<const N: usize>(args: [&str; N]) -> Settings {
     match parse_args(args).unwrap() {
-        Command::Run(s) => s,
-        Command::Help => unreachable!(),
+        Some(s) => s,
+        None => unreachable!(),
     }
 }
 

@@ -95,11 +95,10 @@ pub fn command_line(bench: &str, args: &[String]) -> String {
     cmd
 }
 
-/// The lines above the table: date, machine, command and settings.
-pub fn header(meta: &Meta) -> String {
-    let s = &meta.settings;
+/// The first lines of a benchmark's output: `## title (date)`, the machine, the command.
+pub fn title_lines<S>(title: &str, meta: &Meta<S>) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "## time to bug ({})", meta.date);
+    let _ = writeln!(out, "## {title} ({})", meta.date);
     let _ = writeln!(out);
     let _ = writeln!(
         out,
@@ -113,6 +112,13 @@ pub fn header(meta: &Meta) -> String {
         )
     );
     let _ = writeln!(out, "- command: `{}`", meta.command);
+    out
+}
+
+/// The lines above the table: date, machine, command and settings.
+pub fn header(meta: &Meta) -> String {
+    let s = &meta.settings;
+    let mut out = title_lines("time to bug", meta);
     let mut baselines = Vec::new();
     if s.paper {
         baselines.push("paper mode (executor = paper, schedule = stress)");

@@ -56,7 +56,7 @@ mod variants;
 
 pub use beside::{beside_geomean_row, beside_notes, beside_row, beside_table, beside_table_head};
 pub use checks::{is_a_find, is_the_bug, panic_message, short, symptom, tool_config};
-pub use cli::{parse_args, parse_shrinking_args, Command, Options, SHRINKING_USAGE, USAGE};
+pub use cli::{corpus_run, parse_args, parse_shrinking_args, Options, SHRINKING_USAGE, USAGE};
 pub use guides::{guides_geomean_row, guides_notes, guides_row, guides_table, guides_table_head};
 pub use header::{command_line, header, machine_line, utc_date, Meta};
 pub use json::{escape, Json};

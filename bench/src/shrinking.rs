@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use threadsafe_rt::Violation;
 
-use super::header::{machine_line, Meta};
+use super::header::{title_lines, Meta};
 use super::settings::ShrinkSettings;
 use super::stats::median;
 use super::units::secs;
@@ -207,21 +207,7 @@ pub type ShrinkMeta = Meta<ShrinkSettings>;
 /// The lines above the table: date, machine, command and settings.
 pub fn shrinking_header(meta: &ShrinkMeta) -> String {
     let s = &meta.settings;
-    let mut out = String::new();
-    let _ = writeln!(out, "## shrinking ({})", meta.date);
-    let _ = writeln!(out);
-    let _ = writeln!(
-        out,
-        "{}",
-        machine_line(
-            meta.cores,
-            &meta.cpu,
-            meta.load_before,
-            meta.load_after,
-            meta.other_cpu
-        )
-    );
-    let _ = writeln!(out, "- command: `{}`", meta.command);
+    let mut out = title_lines("shrinking", meta);
     let _ = writeln!(
         out,
         "- settings: seeds 0..{}, budget {} per check, the tool = Config::default() with seed and budget, the paper's oracle for the papers' subjects and results compared for the wrong-result ones (as time_to_bug), shrinking on (its default){}",

@@ -77,6 +77,20 @@ pub(super) struct Progress {
 }
 
 impl Progress {
+    /// Records that a check of `subject` (`what`: its mode, `seed`) did not run, and why;
+    /// returns the why.
+    pub(super) fn error(
+        &mut self,
+        subject: &Subject,
+        what: &str,
+        seed: u64,
+        why: String,
+    ) -> String {
+        self.errors
+            .push(format!("{} {what} seed {seed}: {why}", subject.name));
+        why
+    }
+
     pub(super) fn line(&mut self, subject: &Subject, what: &str, seed: u64, outcome: &str) {
         self.done += 1;
         let width = self.total.to_string().len();
@@ -102,13 +116,8 @@ pub(super) fn hunt(
     let outcome = match report {
         Err(payload) => {
             let why = format!("the check panicked: {}", measure::panic_message(&*payload));
-            p.errors.push(format!(
-                "{} {} seed {seed}: {why}",
-                subject.name,
-                mode.label()
-            ));
             run.note = Some(why.clone());
-            why
+            p.error(subject, &mode.label(), seed, why)
         }
         Ok(report) => match &report.verdict {
             // A find under the oracle the check used: the subject's bug, and with results
@@ -169,13 +178,8 @@ pub(super) fn hunt(
                     Verdict::CannotCheck(why) => format!("cannot check: {why}"),
                     _ => format!("unexpected verdict: {report}"),
                 };
-                p.errors.push(format!(
-                    "{} {} seed {seed}: {why}",
-                    subject.name,
-                    mode.label()
-                ));
                 run.note = Some(why.clone());
-                why
+                p.error(subject, &mode.label(), seed, why)
             }
         },
     };
@@ -233,10 +237,8 @@ pub(super) fn twin(
     let outcome = match catch_unwind(AssertUnwindSafe(|| (subject.check_twin)(&config))) {
         Err(payload) => {
             let why = format!("the check panicked: {}", measure::panic_message(&*payload));
-            p.errors
-                .push(format!("{} {what} seed {seed}: {why}", subject.name));
             check.note = Some(why.clone());
-            why
+            p.error(subject, &what, seed, why)
         }
         Ok(report) => {
             match report.coverage.measured() {
@@ -297,17 +299,13 @@ fn twin_outcome(
                 format!("FALSE POSITIVE: {}", measure::short(&v.failure.to_string())),
             )
         }
-        Verdict::CannotCheck(why) => {
-            let why = format!("cannot check: {why}");
-            p.errors
-                .push(format!("{} {what} seed {seed}: {why}", subject.name));
-            (false, why)
-        }
+        Verdict::CannotCheck(why) => (
+            false,
+            p.error(subject, what, seed, format!("cannot check: {why}")),
+        ),
         _ => {
             let why = format!("unexpected verdict: {report}");
-            p.errors
-                .push(format!("{} {what} seed {seed}: {why}", subject.name));
-            (false, why)
+            (false, p.error(subject, what, seed, why))
         }
     }
 }

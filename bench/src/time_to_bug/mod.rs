@@ -111,38 +111,16 @@ pub fn main() -> ExitCode {
         return ExitCode::SUCCESS;
     }
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let settings = match measure::parse_args(args.iter().cloned()) {
-        Ok(measure::Command::Run(s)) => s,
-        Ok(measure::Command::Help) => {
-            println!("{}", measure::USAGE);
-            return ExitCode::SUCCESS;
-        }
-        Err(e) => {
-            eprintln!("time_to_bug: {e}\n\n{}", measure::USAGE);
-            return ExitCode::from(2);
-        }
+    let (settings, subjects) = match measure::corpus_run(
+        "time_to_bug",
+        measure::USAGE,
+        measure::parse_args(args.iter().cloned()),
+        |s| s.under_bench,
+        |s| &s.subjects,
+    ) {
+        Ok(run) => run,
+        Err(code) => return code,
     };
-    if !settings.under_bench {
-        eprintln!(
-            "time_to_bug: not run by `cargo bench` (no `--bench` argument): nothing to do; \
-             run `cargo bench -p threadsafe-bench --bench time_to_bug`"
-        );
-        return ExitCode::SUCCESS;
-    }
-
-    let registry = threadsafe_corpus::all();
-    let keys: Vec<(&str, &str)> = registry.iter().map(|s| (s.id, s.name)).collect();
-    let (picked, note) = match measure::select(&keys, &settings.subjects) {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("time_to_bug: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    if let Some(note) = note {
-        eprintln!("time_to_bug: {note}");
-    }
-    let subjects: Vec<Subject> = picked.iter().map(|&i| registry[i]).collect();
     if subjects.is_empty() {
         eprintln!("time_to_bug: no subject to run (none is registered yet)");
         return ExitCode::FAILURE;
