@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::arms::{controlled_count, Arms, FreeArm, UNCONFIRMED_BEFORE_VARYING};
+use super::auto::{controlled_count, Arms, FreeArm, UNCONFIRMED_BEFORE_VARYING};
 use super::confirm::Confirmed;
 use super::control::{control, exactly, TARGETS_PER_TEST};
 use crate::config::{Config, Guide, ReplayToken, ScheduleMode};
@@ -22,7 +22,7 @@ use crate::report::{
     violation, Coverage, Ended, FailingTest, Finding, Found, Report, Verdict, WrongResults,
 };
 
-use super::notes::{method, note_not_compared, note_varying, sites_of};
+use super::results_notes::{method, note_not_compared, note_varying, sites_of};
 use crate::subject::Description;
 
 /// Where a controlled batch's schedules come from.

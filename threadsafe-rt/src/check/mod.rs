@@ -12,14 +12,14 @@ use crate::report::{render_body, Report, Verdict};
 use crate::subject::description;
 use crate::subject::{Description, Subject};
 
-mod arms;
+mod auto;
 mod confirm;
 mod control;
 mod hunt;
 mod jobs;
-mod notes;
 mod regressions;
 mod replay;
+mod results_notes;
 #[cfg(feature = "bench")]
 mod scenario;
 mod shrink;
