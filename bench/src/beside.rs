@@ -1,10 +1,11 @@
-//! Time to bug beside a busy neighbour (`--beside COMMAND`): each subject's tool runs alone
+//! Time to bug beside a busy neighbour (`--beside cpu-bound|COMMAND`): each subject's tool runs alone
 //! against the same checks with a neighbour running (see [`neighbour`](super::neighbour)),
 //! taking turns seed by seed. Per arm the finds and the median time to bug, their ratio, and
 //! the CPU the other processes took during the runs beside the neighbour.
 
 use super::machine::cores;
 use super::model::{BesideResult, SubjectResult};
+use super::neighbour::{Work, WARM_UP};
 use super::settings::Settings;
 use super::stats::Stats;
 use super::table::{
@@ -86,18 +87,28 @@ pub fn beside_table(results: &[SubjectResult]) -> String {
 
 /// What the beside table's columns mean, for below it.
 pub fn beside_notes(settings: &Settings) -> String {
+    let neighbour = match Work::parse(settings.beside.as_deref().unwrap_or("(none)")) {
+        Work::Command(command) => format!(
+            "`{command}` runs in a loop in its own process group, started {} before the check",
+            secs(WARM_UP.as_secs_f64())
+        ),
+        Work::CpuBound => "CPU-bound work runs on a thread per core (`cpu-bound`: primes by \
+                           trial division, as a crate's own tests would), started before the \
+                           check once it is busy"
+            .to_string(),
+        Work::Spin => "a process spins on one core (`spin`), started before the check once it \
+                       is busy"
+            .to_string(),
+    };
     format!(
         "Beside: each subject's buggy type checked again with the tool's config while \
-         `{}` runs in a loop in its own process group, started {} before the check and \
-         killed (with everything it started) after it; alone: the tool's runs of the table \
-         above. The two take turns seed by seed, seeds 0..{}, each with the budget {}; a \
-         find counts as above, a miss counts as the budget (≥). Others' CPU: the cores \
-         other processes kept busy during the checks (the machine's busy time less this \
-         process's), on average. beside / alone: the ratio of the medians, above 1 when the \
-         neighbour slows the find (≥, ≤, ~ carry the bounds). Last row: geometric means, \
+         {neighbour} and killed (with everything it started) after it; alone: the tool's \
+         runs of the table above. The two take turns seed by seed, seeds 0..{}, each with the \
+         budget {}; a find counts as above, a miss counts as the budget (≥). Others' CPU: the \
+         cores other processes kept busy during the checks (the machine's busy time less \
+         this process's), on average. beside / alone: the ratio of the medians, above 1 when \
+         the neighbour slows the find (≥, ≤, ~ carry the bounds). Last row: geometric means, \
          the finds added up.",
-        settings.beside.as_deref().unwrap_or("(none)"),
-        secs(super::neighbour::WARM_UP.as_secs_f64()),
         settings.seeds,
         secs(settings.budget.as_secs_f64()),
     )
@@ -144,5 +155,7 @@ mod tests {
         let notes = beside_notes(&s);
         assert!(notes.contains("while `cargo test -p x` runs"), "{notes}");
         assert!(notes.contains("seeds 0..3"), "{notes}");
+        let s = settings(["--beside", "cpu-bound"]);
+        assert!(beside_notes(&s).contains("thread per core"));
     }
 }
