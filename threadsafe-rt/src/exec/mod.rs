@@ -37,6 +37,7 @@ mod sequential;
 mod worker;
 
 pub(crate) use batch::stride;
+#[cfg(feature = "bench")]
 pub use batch::MAX_STRIDE;
 pub(crate) use call::{CallOutcome, Produced};
 pub(crate) use control::{Control, ExecutionSlot};
