@@ -161,7 +161,7 @@ type Stack
 
 entry
   seed: 7
-  settings: threads=2 conc_execs=100 schedule=auto strategy=random guide=random executor=stress results=true
+  settings: threads=2 conc_execs=100 schedule=auto strategy=random guide=random executor=workers results=true
   failure: panic in thread 2, in `pop`, at src/lib.rs:11:38: checked non-empty
   prefix:
     i0 = new()
@@ -188,6 +188,9 @@ end
     );
     assert_eq!(e.settings, Settings::of(&Config::default()));
     assert_eq!(parse("# nothing yet\n\n").unwrap().entries, Vec::new());
+    // Files written before the executor's word was `workers` say `stress`: still read.
+    let older = parse(&text.replace("executor=workers", "executor=stress")).unwrap();
+    assert_eq!(older.entries[0].1.settings, e.settings);
 }
 
 /// Each mistake is reported at its line, saying what is wrong.
