@@ -31,6 +31,10 @@ pub const SHARD_ENV: &str = "THREADSAFE_SHARD";
 /// Environment variable that turns the regressions file ([`Config::regressions`]) `on` or
 /// `off`.
 pub const REGRESSIONS_ENV: &str = "THREADSAFE_REGRESSIONS";
+/// Environment variable that runs the generated test's check in a child process (`on`, the
+/// default where processes can be re-executed) or in the test's own process (`off`: for a
+/// debugger). See [`Config::isolation`].
+pub const ISOLATION_ENV: &str = "THREADSAFE_ISOLATION";
 /// Environment variable that shows the MAP-coverage detail in the report ([`Config::verbose`]):
 /// `on` or `off`.
 pub const VERBOSE_ENV: &str = "THREADSAFE_VERBOSE";
@@ -315,6 +319,13 @@ pub struct Config {
     /// `#[thread_safe]` generates sets [`Config::default_regressions_dir`]; the
     /// `THREADSAFE_REGRESSIONS` variable (`on`, `off`) overrides both.
     pub regressions: Option<PathBuf>,
+    /// Whether the test `#[thread_safe]` generates runs its check in a child process of the
+    /// test binary (true, on Unix): a crash of the code under test (a segfault, an abort)
+    /// then fails that test with a report instead of killing the binary, and threads
+    /// blocked in a deadlock die with the child. `THREADSAFE_ISOLATION=off` runs it in the
+    /// test's own process, for a debugger. [`check`](crate::check) itself always runs in
+    /// the calling process.
+    pub isolation: bool,
 }
 
 impl Default for Config {
@@ -342,6 +353,7 @@ impl Default for Config {
             jobs: 1,
             shard: None,
             regressions: None,
+            isolation: cfg!(unix),
         }
     }
 }
@@ -388,7 +400,23 @@ impl Config {
             std::env::var(SHARD_ENV).ok().as_deref(),
             std::env::var(REGRESSIONS_ENV).ok().as_deref(),
         )?
-        .with_verbose_override(std::env::var(VERBOSE_ENV).ok().as_deref())
+        .with_verbose_override(std::env::var(VERBOSE_ENV).ok().as_deref())?
+        .with_isolation_override(std::env::var(ISOLATION_ENV).ok().as_deref())
+    }
+
+    /// `THREADSAFE_ISOLATION`, when set: `on` or `off`. `on` where a child process cannot be
+    /// had (not Unix) still runs in process.
+    pub(crate) fn with_isolation_override(
+        mut self,
+        isolation: Option<&str>,
+    ) -> Result<Self, ConfigError> {
+        if let Some(v) = isolation {
+            let switch: knobs::Switch = v
+                .parse()
+                .map_err(|e: knobs::Error| ConfigError(format!("{ISOLATION_ENV}: {e}")))?;
+            self.isolation = switch == knobs::Switch::On && cfg!(unix);
+        }
+        Ok(self)
     }
 
     /// `THREADSAFE_VERBOSE`, when set: `on` or `off`, in the grammar of every switch.

@@ -128,6 +128,7 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
                 break;
             }
             report.tests += 1;
+            super::isolate::started(self.desc, &ready.test, report.tests);
             // The seed `run_test` gives the batch's schedules, kept with a violation.
             let batch_seed = self.conc.next_batch_seed();
             if let Some(ended) = self.run_test(&ready, report) {

@@ -16,6 +16,7 @@ mod auto;
 mod confirm;
 mod control;
 mod hunt;
+mod isolate;
 mod jobs;
 mod regressions;
 mod replay;
@@ -136,7 +137,8 @@ pub fn generated_tests<T: Subject>(config: &Config, count: usize) -> Vec<String>
 
 /// Entry point of the `#[test]` that `#[thread_safe]` generates: turns the regressions file
 /// on (`threadsafe-regressions/` beside the crate), applies the environment overrides, runs
-/// the check and panics with the report unless it passed.
+/// the check (in a child process of the test binary unless [`Config::isolation`] is off:
+/// `isolate.rs`) and panics with the report unless it passed.
 #[doc(hidden)]
 pub fn run_test<T: Subject>(mut config: Config) {
     config
@@ -146,9 +148,32 @@ pub fn run_test<T: Subject>(mut config: Config) {
         Ok(c) => c,
         Err(e) => panic!("threadsafe: {e}"),
     };
+    if config.isolation && !isolate::in_child() {
+        if let Some(name) = isolate::generated_test_name() {
+            // The child's check runs alone on the machine, as checks in one process do.
+            let _one_at_a_time = crate::exclusive::one_at_a_time();
+            match isolate::run_child(description::<T>().name(), &name, &config) {
+                isolate::Child::Ended {
+                    passed: true,
+                    report,
+                } => return println!("{report}"),
+                isolate::Child::Ended { report, .. } => panic!("\n{report}"),
+                isolate::Child::Died(failure) => panic!("\n{failure}"),
+                isolate::Child::NotStarted(why) => {
+                    println!("threadsafe: the check runs in this process: {why}");
+                }
+            }
+        }
+    }
     let report = check::<T>(&config);
-    match report.verdict {
-        Verdict::NoViolationFound => println!("{report}"),
-        _ => panic!("\n{report}"),
+    let passed = matches!(report.verdict, Verdict::NoViolationFound);
+    if isolate::in_child() {
+        // The parent prints the report and passes or fails; this run only hands it over.
+        return isolate::leave_report(passed, &report.to_string());
+    }
+    if passed {
+        println!("{report}");
+    } else {
+        panic!("\n{report}");
     }
 }

@@ -20,7 +20,7 @@ mod violation;
 pub use hunts::Hunts;
 pub(crate) use regressions::FailingTest;
 pub use regressions::{Regressions, SkippedEntry, Written};
-pub(crate) use rust::render_body;
+pub(crate) use rust::{render_body, snake};
 pub(crate) use violation::{violation, Finding, Found, WrongResults};
 
 /// The outcome of [`check`](crate::check).

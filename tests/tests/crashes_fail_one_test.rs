@@ -1,0 +1,102 @@
+//! The test `#[thread_safe]` generates runs its check in a child process of the test binary:
+//! a crash of the code under test fails that test with a report (the signal, the seed, the
+//! test that was running) instead of killing the binary, and the binary's other tests go on.
+//! Both tests below stand for generated tests (their names start with `thread_safe_`, as a
+//! generated test's do) and call the generated test's entry point; this binary running to
+//! its end with both results is the "other tests go on" part.
+
+#![allow(clippy::new_without_default)]
+
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::time::Duration;
+
+use threadsafe_rt::{thread_safe, Config};
+use threadsafe_tests::temp::TempDir;
+
+/// A counter whose `bump` aborts the process when two calls overlap: what a race in
+/// `unsafe` code ends in (a double free, a corrupted heap), made deterministic. Alone, and
+/// in any sequential order, nothing aborts.
+pub struct Aborter {
+    busy: AtomicBool,
+    n: AtomicU32,
+}
+
+#[thread_safe(test = false, statement_points = "always")]
+impl Aborter {
+    pub fn new() -> Self {
+        Aborter {
+            busy: AtomicBool::new(false),
+            n: AtomicU32::new(0),
+        }
+    }
+
+    pub fn bump(&self) -> u32 {
+        if self.busy.swap(true, Ordering::SeqCst) {
+            std::process::abort();
+        }
+        let v = self.n.fetch_add(1, Ordering::SeqCst);
+        self.busy.store(false, Ordering::SeqCst);
+        v
+    }
+}
+
+/// The same counter without the race: one atomic step a call.
+pub struct Counter(AtomicU32);
+
+#[thread_safe(test = false, statement_points = "always")]
+impl Counter {
+    pub fn new() -> Self {
+        Counter(AtomicU32::new(0))
+    }
+
+    pub fn bump(&self) -> u32 {
+        self.0.fetch_add(1, Ordering::SeqCst)
+    }
+}
+
+/// What the generated test passes its entry point, with the regressions file in a folder
+/// of the test's own.
+fn config(dir: &TempDir) -> Config {
+    let mut config = Config::default();
+    config.budget = Duration::from_secs(10);
+    config.regressions = Some(dir.path().to_path_buf());
+    config
+}
+
+#[test]
+fn thread_safe_aborter_fails_its_test_with_a_report() {
+    let dir = TempDir::new("crash");
+    // In the child this aborts the process; in this process it is the child's death.
+    let failure = panic::catch_unwind(AssertUnwindSafe(|| {
+        threadsafe_rt::__private::run_test::<Aborter>(config(&dir))
+    }))
+    .expect_err("a check whose code under test aborts fails its test");
+    let text = failure
+        .downcast_ref::<String>()
+        .expect("the failure is the report")
+        .clone();
+    assert!(
+        text.contains("threadsafe: `Aborter` crashed the process that checked it"),
+        "{text}"
+    );
+    assert!(
+        text.contains("killed by signal 6 (SIGABRT: an abort)"),
+        "{text}"
+    );
+    assert!(text.contains("seed:    0"), "{text}");
+    assert!(text.contains("The test that was running, test "), "{text}");
+    assert!(
+        text.contains("fn aborter_crash() {"),
+        "the test as Rust:\n{text}"
+    );
+    assert!(text.contains("cut.bump()"), "the test as Rust:\n{text}");
+}
+
+#[test]
+fn thread_safe_counter_in_the_same_binary_passes() {
+    let dir = TempDir::new("crash-twin");
+    let mut config = config(&dir);
+    config.budget = Duration::from_millis(300);
+    threadsafe_rt::__private::run_test::<Counter>(config);
+}

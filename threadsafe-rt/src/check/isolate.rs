@@ -1,0 +1,358 @@
+//! The generated test's check in a child process of the test binary ([`Config::isolation`]).
+//!
+//! The parent is the `#[test]` that `#[thread_safe]` generates: it runs its own test binary
+//! again, filtered to that one test (`<name> --exact`, as nextest and rusty-fork do), with
+//! [`CHILD_ENV`] naming a folder. The child runs the check as the test always did and
+//! writes the report there; the parent prints it and passes or fails as the check said. A
+//! child that dies (a signal, an abort, an exit without a report) or outlives its bound is
+//! itself the failure: the parent reports how it died, its last words on stderr, and the
+//! last test the child started, which the child writes before running each one. Threads the
+//! code under test left blocked die with the child, and the other tests of the binary go on.
+
+use std::fmt::Write as _;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use crate::config::Config;
+use crate::report::{render_body, snake};
+use crate::subject::Description;
+use crate::testcase::TestCase;
+
+/// The variable that makes a run of the test binary a child, naming the folder where it
+/// writes the report and the test it is running. Not for users.
+pub(crate) const CHILD_ENV: &str = "THREADSAFE_CHILD_DIR";
+
+/// The report the child leaves, when the check ended: its verdict on the first line
+/// (`pass` or `fail`), the report's text after it.
+const REPORT_FILE: &str = "report";
+/// The test a hunt of the child started last, as Rust, with its number.
+const TEST_FILE: &str = "test";
+
+/// How much longer than its budget a child may take before it counts as hung. A check ends
+/// within its budget, then shrinks (at most half the budget, and at most 10 s) and writes
+/// its report; what is beyond that is a hang the check could not end.
+fn child_bound(config: &Config) -> Duration {
+    config.budget * 2 + Duration::from_secs(30)
+}
+
+/// The folder this process writes to as a child, if it is one.
+fn child_dir() -> Option<&'static Path> {
+    static DIR: OnceLock<Option<PathBuf>> = OnceLock::new();
+    DIR.get_or_init(|| std::env::var_os(CHILD_ENV).map(PathBuf::from))
+        .as_deref()
+}
+
+/// Whether this process is a child running a generated test's check.
+pub(super) fn in_child() -> bool {
+    child_dir().is_some()
+}
+
+/// In a child, records the test a hunt starts (number `n` of the check), so that the
+/// parent can show it if the child dies while running it. Nothing outside a child.
+pub(super) fn started<T>(desc: &Description<T>, test: &TestCase, n: u64) {
+    let Some(dir) = child_dir() else {
+        return;
+    };
+    let text = format!("{n}\n{}", render_body(desc, test, "        "));
+    // Written aside and renamed over the last one: the parent never reads half a test.
+    let part = dir.join(format!("{TEST_FILE}.part"));
+    if std::fs::write(&part, text).is_ok() {
+        let _ = std::fs::rename(&part, dir.join(TEST_FILE));
+    }
+}
+
+/// In a child, leaves the report for the parent.
+pub(super) fn leave_report(passed: bool, report: &str) {
+    if let Some(dir) = child_dir() {
+        let verdict = if passed { "pass" } else { "fail" };
+        let part = dir.join(format!("{REPORT_FILE}.part"));
+        std::fs::write(&part, format!("{verdict}\n{report}"))
+            .and_then(|()| std::fs::rename(&part, dir.join(REPORT_FILE)))
+            .unwrap_or_else(|e| panic!("threadsafe: cannot leave the report in {dir:?}: {e}"));
+    }
+}
+
+/// The name libtest runs the current test under, when it is a test `#[thread_safe]`
+/// generated (`thread_safe_<type>`, in its module): libtest names each test's thread so.
+pub(super) fn generated_test_name() -> Option<String> {
+    let thread = std::thread::current();
+    let name = thread.name()?;
+    let last = name.rsplit("::").next()?;
+    last.starts_with("thread_safe_").then(|| name.to_string())
+}
+
+/// What the child's check came to, as the parent learns it.
+pub(super) enum Child {
+    /// The check ended: whether it passed, and its report.
+    Ended { passed: bool, report: String },
+    /// The child died or hung before it left a report: the whole failure, in words.
+    Died(String),
+    /// No child could be started (the reason); the check runs in this process instead.
+    NotStarted(String),
+}
+
+/// Runs the test `name` of this test binary in a child process and waits for its report.
+pub(super) fn run_child(type_name: &str, name: &str, config: &Config) -> Child {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "threadsafe-child-{}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    if let Err(e) = std::fs::create_dir_all(&dir) {
+        return Child::NotStarted(format!("cannot make the folder {dir:?}: {e}"));
+    }
+    let exe = match std::env::current_exe() {
+        Ok(exe) => exe,
+        Err(e) => return Child::NotStarted(format!("cannot find the test binary: {e}")),
+    };
+    let spawned = Command::new(exe)
+        .args([name, "--exact", "--nocapture", "--test-threads=1"])
+        .env(CHILD_ENV, &dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn();
+    let mut child = match spawned {
+        Ok(child) => child,
+        Err(e) => return Child::NotStarted(format!("cannot start the test binary: {e}")),
+    };
+    // Both pipes are drained as the child writes, or a child that prints much would block.
+    let drain = |pipe: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut out = Vec::new();
+            if let Some(mut pipe) = pipe {
+                let _ = pipe.read_to_end(&mut out);
+            }
+            out
+        })
+    };
+    let stdout = drain(
+        child
+            .stdout
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let stderr = drain(
+        child
+            .stderr
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let bound = child_bound(config);
+    let start = Instant::now();
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Some(status),
+            Ok(None) if start.elapsed() < bound => std::thread::sleep(Duration::from_millis(5)),
+            _ => {
+                let _ = child.kill();
+                let _ = child.wait();
+                break None;
+            }
+        }
+    };
+    let _ = stdout.join();
+    let stderr = String::from_utf8_lossy(&stderr.join().unwrap_or_default()).into_owned();
+    let outcome = match std::fs::read_to_string(dir.join(REPORT_FILE)) {
+        Ok(text) => {
+            let (verdict, report) = text.split_once('\n').unwrap_or((&text, ""));
+            Child::Ended {
+                passed: verdict == "pass",
+                report: report.to_string(),
+            }
+        }
+        Err(_) => {
+            let last_test = std::fs::read_to_string(dir.join(TEST_FILE)).ok();
+            Child::Died(died(
+                type_name,
+                config,
+                status,
+                bound,
+                &stderr,
+                last_test.as_deref(),
+            ))
+        }
+    };
+    let _ = std::fs::remove_dir_all(&dir);
+    outcome
+}
+
+/// The failure of a child that left no report, in words.
+fn died(
+    type_name: &str,
+    config: &Config,
+    status: Option<ExitStatus>,
+    bound: Duration,
+    stderr: &str,
+    last_test: Option<&str>,
+) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "threadsafe: `{type_name}` crashed the process that checked it"
+    );
+    let how = match status {
+        None => format!(
+            "the check did not end within {:.0} s (its budget twice, and 30 s) and was killed",
+            bound.as_secs_f64()
+        ),
+        Some(status) => describe(status),
+    };
+    let _ = writeln!(out, "  failure: {how}");
+    let words: Vec<&str> = stderr
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !is_harness_line(l))
+        .collect();
+    for (i, line) in words.iter().skip(words.len().saturating_sub(8)).enumerate() {
+        let label = if i == 0 { "  stderr: " } else { "          " };
+        let _ = writeln!(out, "{label} {line}");
+    }
+    let _ = writeln!(
+        out,
+        "  seed:    {} (set THREADSAFE_SEED={} to generate the same tests)",
+        config.seed, config.seed
+    );
+    let _ = writeln!(
+        out,
+        "  oracle:  not judged: whether a sequential order of the same calls crashes too is \
+         not checked for a crash yet"
+    );
+    let _ = writeln!(
+        out,
+        "  debug:   THREADSAFE_ISOLATION=off runs the check in the test's own process (under a \
+         debugger, the crash stops there)"
+    );
+    match last_test.and_then(|t| t.split_once('\n')) {
+        Some((n, body)) => {
+            let _ = writeln!(
+                out,
+                "\nThe test that was running, test {n} of the check (paste it into a test \
+                 module that sees `{type_name}`):\n\n\
+                 /// Crashed the process that ran threadsafe's check of `{type_name}` (seed {seed}, \
+                 test {n}).\n\
+                 /// It may crash the process that runs it: run it alone.\n\
+                 #[test]\n\
+                 fn {name}_crash() {{\n    \
+                 for _ in 0..1000 {{\n{body}    }}\n}}",
+                seed = config.seed,
+                name = snake(type_name),
+            );
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "\nIt died before any concurrent test started: in a sequential run of the \
+                 generator, which is not a thread-safety violation."
+            );
+        }
+    }
+    out
+}
+
+/// How a process ended, for the report: the signal by name where there is one.
+fn describe(status: ExitStatus) -> String {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(signal) = status.signal() {
+            let name = match signal {
+                4 => " (SIGILL)",
+                6 => " (SIGABRT: an abort)",
+                7 => " (SIGBUS)",
+                8 => " (SIGFPE)",
+                9 => " (SIGKILL)",
+                11 => " (SIGSEGV: a segmentation fault)",
+                _ => "",
+            };
+            return format!("the process was killed by signal {signal}{name}");
+        }
+    }
+    match status.code() {
+        Some(code) => format!("the process exited with code {code} and left no report"),
+        None => "the process ended and left no report".to_string(),
+    }
+}
+
+/// libtest's own lines in the child's output, which say nothing about the crash.
+fn is_harness_line(line: &str) -> bool {
+    line.starts_with("running ")
+        || line.starts_with("test ")
+        || line.starts_with("error: test failed")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_dead_child_is_told_in_words() {
+        let config = Config::default();
+        let text = died(
+            "Cell",
+            &config,
+            None,
+            Duration::from_secs(32),
+            "running 1 test\nfree(): double free detected in tcache 2\n",
+            Some("12\n        let cut = Cell::new();\n"),
+        );
+        assert!(text.starts_with("threadsafe: `Cell` crashed"), "{text}");
+        assert!(text.contains("did not end within 32 s"), "{text}");
+        assert!(
+            text.contains("stderr:  free(): double free detected"),
+            "{text}"
+        );
+        assert!(!text.contains("running 1 test"), "{text}");
+        assert!(text.contains("test 12 of the check"), "{text}");
+        assert!(
+            text.contains("fn cell_crash() {\n    for _ in 0..1000 {\n        let cut = Cell::new();\n    }\n}"),
+            "{text}"
+        );
+        let early = died("Cell", &config, None, Duration::from_secs(32), "", None);
+        assert!(
+            early.contains("before any concurrent test started"),
+            "{early}"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn signals_are_named() {
+        use std::os::unix::process::ExitStatusExt;
+        assert_eq!(
+            describe(ExitStatus::from_raw(6)),
+            "the process was killed by signal 6 (SIGABRT: an abort)"
+        );
+        assert_eq!(
+            describe(ExitStatus::from_raw(3 << 8)),
+            "the process exited with code 3 and left no report"
+        );
+    }
+
+    #[test]
+    fn only_generated_tests_run_in_a_child() {
+        let named = |name: &str| {
+            std::thread::Builder::new()
+                .name(name.to_string())
+                .spawn(generated_test_name)
+                .unwrap()
+                .join()
+                .unwrap()
+        };
+        assert_eq!(
+            named("cache::thread_safe_cache").as_deref(),
+            Some("cache::thread_safe_cache")
+        );
+        assert_eq!(
+            named("thread_safe_cache").as_deref(),
+            Some("thread_safe_cache")
+        );
+        assert_eq!(named("cache::tests::lookup"), None);
+        assert_eq!(named("main"), None);
+    }
+}
