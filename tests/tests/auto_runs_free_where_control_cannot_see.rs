@@ -148,7 +148,8 @@ impl FixedAudited {
 /// Only a guard against a hang: many times the longest time to bug over many seeds, quiet
 /// and with one core busy elsewhere (see decision 0081, which also has the seed that missed
 /// `Hits` before a free-running sighting that did not come back at once stopped marking its
-/// calls nondeterministic the first time).
+/// calls nondeterministic the first time). Beside one busy process, the two free-running
+/// find tests below passed 100 times in 100 (decision 0084).
 const BUDGET: Duration = Duration::from_secs(20);
 
 fn config(seed: u64, budget: Duration, schedule: ScheduleMode) -> Config {

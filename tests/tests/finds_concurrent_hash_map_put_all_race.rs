@@ -13,7 +13,7 @@ use threadsafe_tests::expect;
 use threadsafe_tests::line_of;
 
 /// Several times the longest time to bug of many runs with seed 0 on a quiet machine (see
-/// decision 0081).
+/// decision 0081); beside one busy process the test passed 100 times in 100 (decision 0084).
 const BUDGET: Duration = Duration::from_secs(10);
 /// The budget of the check of the fixed twin: longer than the median time to bug.
 const TWIN_BUDGET: Duration = Duration::from_secs(1);

@@ -14,6 +14,7 @@ use threadsafe_tests::line_of;
 
 /// Several times the longest time to bug of many runs with seed 0 on a quiet machine; under
 /// load, with both cores busy elsewhere, the find can take far longer (see decision 0081).
+/// Beside one busy process the test passed 100 times in 100 (decision 0084).
 const BUDGET: Duration = Duration::from_secs(20);
 /// The budget of the check of the fixed twin: longer than the median time to bug.
 const TWIN_BUDGET: Duration = Duration::from_secs(2);

@@ -16,7 +16,8 @@ use threadsafe_tests::expect;
 /// periods). The test failed once in CI: the second test's executions gave no deadlock, and
 /// the check ended at another bug; the likely cause, rounds of a free-running batch that lose
 /// their alignment while the twin's check shares the cores, is not traced. Decision 0027 has
-/// the measurements and that miss.
+/// the measurements and that miss; beside one busy process the test passed 100 times in 100
+/// (decision 0084).
 const BUDGET: Duration = Duration::from_secs(10);
 /// The budget of the check of the fixed twin: longer than the median time to bug.
 const TWIN_BUDGET: Duration = Duration::from_secs(2);
