@@ -400,35 +400,29 @@ impl Config {
             std::env::var(SHARD_ENV).ok().as_deref(),
             std::env::var(REGRESSIONS_ENV).ok().as_deref(),
         )?
-        .with_verbose_override(std::env::var(VERBOSE_ENV).ok().as_deref())?
-        .with_isolation_override(std::env::var(ISOLATION_ENV).ok().as_deref())
+        .with_switch_overrides(
+            std::env::var(VERBOSE_ENV).ok().as_deref(),
+            std::env::var(ISOLATION_ENV).ok().as_deref(),
+        )
     }
 
-    /// `THREADSAFE_ISOLATION`, when set: `on` or `off`. `on` where a child process cannot be
-    /// had (not Unix) still runs in process.
-    pub(crate) fn with_isolation_override(
-        mut self,
-        isolation: Option<&str>,
-    ) -> Result<Self, ConfigError> {
-        if let Some(v) = isolation {
-            let switch: knobs::Switch = v
-                .parse()
-                .map_err(|e: knobs::Error| ConfigError(format!("{ISOLATION_ENV}: {e}")))?;
-            self.isolation = switch == knobs::Switch::On && cfg!(unix);
-        }
-        Ok(self)
-    }
-
-    /// `THREADSAFE_VERBOSE`, when set: `on` or `off`, in the grammar of every switch.
-    pub(crate) fn with_verbose_override(
+    /// The switches of the environment, when set: `THREADSAFE_VERBOSE` and
+    /// `THREADSAFE_ISOLATION`, each `on` or `off`. Isolation `on` where a child process cannot
+    /// be had (not Unix) still runs in process.
+    pub(crate) fn with_switch_overrides(
         mut self,
         verbose: Option<&str>,
+        isolation: Option<&str>,
     ) -> Result<Self, ConfigError> {
+        let on = |var: &'static str, text: &str| match text.parse::<knobs::Switch>() {
+            Ok(switch) => Ok(switch == knobs::Switch::On),
+            Err(e) => Err(ConfigError(format!("{var}: {e}"))),
+        };
         if let Some(v) = verbose {
-            let switch: knobs::Switch = v
-                .parse()
-                .map_err(|e: knobs::Error| ConfigError(format!("{VERBOSE_ENV}: {e}")))?;
-            self.verbose = switch == knobs::Switch::On;
+            self.verbose = on(VERBOSE_ENV, v)?;
+        }
+        if let Some(v) = isolation {
+            self.isolation = on(ISOLATION_ENV, v)? && cfg!(unix);
         }
         Ok(self)
     }
@@ -596,23 +590,30 @@ mod tests {
     use super::*;
 
     #[test]
-    fn verbose_is_a_switch() {
+    fn verbose_and_isolation_are_switches() {
         let on = Config::default()
-            .with_verbose_override(Some("on\n"))
+            .with_switch_overrides(Some("on\n"), Some("off"))
             .unwrap();
         assert!(on.verbose);
-        assert!(
-            !on.clone()
-                .with_verbose_override(Some("off"))
-                .unwrap()
-                .verbose
-        );
-        assert!(on.clone().with_verbose_override(None).unwrap().verbose);
-        let e = Config::default()
-            .with_verbose_override(Some("1"))
-            .unwrap_err();
-        assert!(e.to_string().starts_with("THREADSAFE_VERBOSE: "), "{e}");
-        assert!(e.to_string().contains("`\"on\"`"), "{e}");
+        assert!(!on.isolation);
+        let off = on
+            .clone()
+            .with_switch_overrides(Some("off"), Some("on"))
+            .unwrap();
+        assert!(!off.verbose);
+        assert_eq!(off.isolation, cfg!(unix));
+        let unset = on.clone().with_switch_overrides(None, None).unwrap();
+        assert!(unset.verbose && !unset.isolation);
+        for (verbose, isolation, var) in [
+            (Some("1"), None, "THREADSAFE_VERBOSE"),
+            (None, Some("yes"), "THREADSAFE_ISOLATION"),
+        ] {
+            let e = Config::default()
+                .with_switch_overrides(verbose, isolation)
+                .unwrap_err();
+            assert!(e.to_string().starts_with(&format!("{var}: ")), "{e}");
+            assert!(e.to_string().contains("`\"on\"`"), "{e}");
+        }
     }
 
     #[test]

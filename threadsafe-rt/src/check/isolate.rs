@@ -115,35 +115,23 @@ pub(super) fn run_child(type_name: &str, name: &str, config: &Config) -> Child {
         .args([name, "--exact", "--nocapture", "--test-threads=1"])
         .env(CHILD_ENV, &dir)
         .stdin(Stdio::null())
-        .stdout(Stdio::piped())
+        .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn();
     let mut child = match spawned {
         Ok(child) => child,
         Err(e) => return Child::NotStarted(format!("cannot start the test binary: {e}")),
     };
-    // Both pipes are drained as the child writes, or a child that prints much would block.
-    let drain = |pipe: Option<Box<dyn Read + Send>>| {
+    // Its stderr (the crash's last words) is drained as the child writes, or a child that
+    // prints much would block; its stdout (libtest's lines, the code under test's prints)
+    // says nothing the report does not.
+    let stderr = child.stderr.take().map(|mut pipe| {
         std::thread::spawn(move || {
             let mut out = Vec::new();
-            if let Some(mut pipe) = pipe {
-                let _ = pipe.read_to_end(&mut out);
-            }
+            let _ = pipe.read_to_end(&mut out);
             out
         })
-    };
-    let stdout = drain(
-        child
-            .stdout
-            .take()
-            .map(|p| Box::new(p) as Box<dyn Read + Send>),
-    );
-    let stderr = drain(
-        child
-            .stderr
-            .take()
-            .map(|p| Box::new(p) as Box<dyn Read + Send>),
-    );
+    });
     let bound = child_bound(config);
     let start = Instant::now();
     let status = loop {
@@ -157,8 +145,8 @@ pub(super) fn run_child(type_name: &str, name: &str, config: &Config) -> Child {
             }
         }
     };
-    let _ = stdout.join();
-    let stderr = String::from_utf8_lossy(&stderr.join().unwrap_or_default()).into_owned();
+    let stderr = stderr.and_then(|t| t.join().ok()).unwrap_or_default();
+    let stderr = String::from_utf8_lossy(&stderr).into_owned();
     let outcome = match std::fs::read_to_string(dir.join(REPORT_FILE)) {
         Ok(text) => {
             let (verdict, report) = text.split_once('\n').unwrap_or((&text, ""));
