@@ -76,6 +76,134 @@ pub(crate) fn others_running(me: u64, waiting: &[u64]) -> bool {
         .any(|t| !thread_is_blocked(t))
 }
 
+/// Whether every thread of this process but `me` sleeps for good: nothing but a signal can
+/// ever wake any of them again. Each sleeps in a wait on a private futex (std's and
+/// `parking_lot`'s locks, condition variables and parks wait so) at two looks, one after the
+/// other, and none ran in between. The waits have no timeout, but for the process's main
+/// thread (libtest's waits for its test threads so, and touches no lock of the code under
+/// test) and for the thread `between` names, asked between the two looks: a thread whose
+/// timed wakes, the caller knows, can change nothing while the others sleep. Then when the
+/// first look ended no thread was running or runnable, so none could wake another, and no
+/// timer that could: the threads wait for each other, or for `me`.
+///
+/// The answer is `false` wherever it cannot be known: a thread that sleeps otherwise (a
+/// `thread::sleep`, a read from a pipe, a timed wait), runs or is runnable, a thread that came
+/// or went between the looks, or no `/proc` with `syscall` and `schedstat` files (not Linux,
+/// or a kernel without them, or an architecture whose futex number is not known here).
+pub(crate) fn asleep_for_good(me: u64, between: impl FnOnce() -> Option<u64>) -> bool {
+    let Some(first) = look_at_threads(me, Look::First) else {
+        return false;
+    };
+    let may_time_out = [Some(u64::from(std::process::id())), between()];
+    let Some(second) = look_at_threads(me, Look::Second) else {
+        return false;
+    };
+    first.len() == second.len()
+        && first.iter().zip(&second).all(|(a, b)| {
+            a.tid == b.tid
+                && a.runs == b.runs
+                && (a.wait == FutexWait::Untimed && b.wait == FutexWait::Untimed
+                    || may_time_out.contains(&Some(a.tid)))
+        })
+}
+
+/// Which of the two looks of [`asleep_for_good`].
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Look {
+    /// Reads a thread's run count before its state: if the thread is asleep at the state
+    /// and has the same count at the second look, it did not run from this look on.
+    First,
+    /// Reads the run count after the state: a thread made runnable before this look began
+    /// is seen runnable, or has run by the time its count is read.
+    Second,
+}
+
+/// A thread seen asleep in a futex wait: how, and how much it had run.
+struct Still {
+    tid: u64,
+    wait: FutexWait,
+    runs: (u64, u64),
+}
+
+/// Every thread of this process but `me`, if each sleeps in a futex wait (see
+/// [`asleep_for_good`]); `None` at the first that does not.
+fn look_at_threads(me: u64, look: Look) -> Option<Vec<Still>> {
+    let mut tids: Vec<u64> = std::fs::read_dir("/proc/self/task")
+        .ok()?
+        .filter_map(Result::ok)
+        .filter_map(|e| e.file_name().to_str()?.parse().ok())
+        .filter(|&t| t != me)
+        .collect();
+    tids.sort_unstable();
+    tids.into_iter()
+        .map(|tid| {
+            let before = if look == Look::First {
+                Some(thread_runs(tid)?)
+            } else {
+                None
+            };
+            if thread_state(tid) != ThreadState::Sleeping {
+                return None;
+            }
+            let syscall = std::fs::read_to_string(format!("/proc/self/task/{tid}/syscall")).ok()?;
+            let wait = futex_wait(&syscall)?;
+            let runs = match before {
+                Some(runs) => runs,
+                None => thread_runs(tid)?,
+            };
+            Some(Still { tid, wait, runs })
+        })
+        .collect()
+}
+
+/// The number of the `futex` system call on the architectures this knows.
+const FUTEX: Option<u64> = if cfg!(target_arch = "x86_64") {
+    Some(202)
+} else if cfg!(target_arch = "aarch64") {
+    Some(98)
+} else {
+    None
+};
+
+/// A futex wait, as `/proc/<tid>/syscall` shows it.
+#[derive(Debug, PartialEq, Eq)]
+enum FutexWait {
+    /// No timeout: it ends only when another thread wakes it.
+    Untimed,
+    /// It ends by itself at the latest when its time is up.
+    Timed,
+}
+
+/// The futex wait a `/proc/<tid>/syscall` line shows (`<number> <arguments…> <sp> <pc>`, in
+/// hexadecimal after the number): `FUTEX_WAIT` or `FUTEX_WAIT_BITSET` on a private futex,
+/// which only threads of this process can wake. `None` for anything else: another system
+/// call, a shared futex, `running`, a line this cannot read.
+fn futex_wait(syscall: &str) -> Option<FutexWait> {
+    const PRIVATE: u64 = 128;
+    const CLOCK_REALTIME: u64 = 256;
+    const WAIT: u64 = 0;
+    const WAIT_BITSET: u64 = 9;
+    let mut fields = syscall.split_whitespace();
+    let number: u64 = fields.next()?.parse().ok()?;
+    if Some(number) != FUTEX {
+        return None;
+    }
+    let hex = |f: Option<&str>| u64::from_str_radix(f?.strip_prefix("0x")?, 16).ok();
+    let _address = hex(fields.next())?;
+    let op = hex(fields.next())?;
+    let _value = hex(fields.next())?;
+    let timeout = hex(fields.next())?;
+    let command = op & !(PRIVATE | CLOCK_REALTIME);
+    if op & PRIVATE == 0 || !matches!(command, WAIT | WAIT_BITSET) {
+        return None;
+    }
+    Some(if timeout == 0 {
+        FutexWait::Untimed
+    } else {
+        FutexWait::Timed
+    })
+}
+
 /// The cores the calling thread may run on (its affinity mask), in increasing order; empty
 /// where that cannot be known.
 pub(crate) fn allowed_cpus() -> Vec<usize> {
@@ -172,6 +300,27 @@ mod affinity {
     }
 }
 
+/// Runs the unit test `test` of this test binary alone in a child process, with `var` set to
+/// `case`, and fails unless it passes there: for tests that look at every thread of the
+/// process, which the other tests' threads would disturb.
+#[cfg(test)]
+pub(crate) fn in_a_child(test: &str, var: &str, case: &str) {
+    let exe = std::env::current_exe().expect("the test binary");
+    let out = std::process::Command::new(exe)
+        .args([test, "--exact", "--nocapture", "--test-threads=1"])
+        .env(var, case)
+        .output()
+        .expect("the test binary runs");
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(
+        out.status.success() && stdout.contains("1 passed"),
+        "case {case} of {test} in a child: {stdout}{stderr}"
+    );
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -228,6 +377,130 @@ mod tests {
         drop(guard);
         blocked.join().unwrap();
         spinning.join().unwrap();
+    }
+
+    #[test]
+    fn futex_waits_are_read_from_the_syscall_line() {
+        let Some(futex) = FUTEX else {
+            return;
+        };
+        let line = |op: &str, timeout: &str| {
+            format!("{futex} 0x7f0a 0x{op} 0x2 0x{timeout} 0x0 0xffffffff 0x7ffc 0x7f1b")
+        };
+        // std's lock and condition variable: FUTEX_WAIT_BITSET | FUTEX_PRIVATE, no timeout.
+        assert_eq!(futex_wait(&line("89", "0")), Some(FutexWait::Untimed));
+        // parking_lot's: FUTEX_WAIT | FUTEX_PRIVATE, with and without a timeout.
+        assert_eq!(futex_wait(&line("80", "0")), Some(FutexWait::Untimed));
+        assert_eq!(futex_wait(&line("80", "7ffd10")), Some(FutexWait::Timed));
+        assert_eq!(futex_wait(&line("189", "7ffd10")), Some(FutexWait::Timed));
+        // A shared futex (another process may wake it), a wake, another system call.
+        assert_eq!(futex_wait(&line("0", "0")), None);
+        assert_eq!(futex_wait(&line("81", "0")), None);
+        assert_eq!(
+            futex_wait("230 0x1 0x0 0x7ffc 0x7ffc 0x0 0x0 0x7ffc 0x7f1b"),
+            None
+        );
+        assert_eq!(futex_wait("running"), None);
+        assert_eq!(futex_wait("-1 0x7ffc 0x7f1b"), None);
+        assert_eq!(futex_wait(""), None);
+    }
+
+    /// The variable that makes a run of this test binary a child running one case of
+    /// [`threads_waiting_for_each_other_are_asleep_for_good_and_others_are_not`].
+    const CASE: &str = "THREADSAFE_OS_ASLEEP_CASE";
+
+    /// `asleep_for_good` looks at every thread of the process, so each case runs in a child
+    /// process of the test binary, where no other test runs: a deadlock of two std locks is
+    /// seen asleep for good; a thread that waits for a lock held by a sleeping thread, or a
+    /// thread in a timed wait, never is, though every thread sleeps.
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn threads_waiting_for_each_other_are_asleep_for_good_and_others_are_not() {
+        if let Ok(case) = std::env::var(CASE) {
+            return child_case(&case);
+        }
+        for case in ["deadlock", "sleeper", "timed"] {
+            in_a_child(
+                "os::tests::threads_waiting_for_each_other_are_asleep_for_good_and_others_are_not",
+                CASE,
+                case,
+            );
+        }
+    }
+
+    fn child_case(case: &str) {
+        use std::sync::{Barrier, Condvar};
+        let me = current_tid();
+        if me == 0 || thread_runs(me).is_none() || FUTEX.is_none() {
+            return; // no /proc to read, or a futex number not known here
+        }
+        let (a, b) = (Arc::new(Mutex::new(())), Arc::new(Mutex::new(())));
+        let both_hold = Arc::new(Barrier::new(2));
+        let spawn = |first: Arc<Mutex<()>>, second: Arc<Mutex<()>>, nap: Option<Duration>| {
+            let both_hold = both_hold.clone();
+            let (tx, rx) = std::sync::mpsc::channel();
+            thread::spawn(move || {
+                tx.send(current_tid()).unwrap();
+                let _held = first.lock().unwrap();
+                both_hold.wait();
+                match nap {
+                    Some(nap) => thread::sleep(nap),
+                    None => drop(second.lock().unwrap()),
+                }
+            });
+            rx.recv().unwrap()
+        };
+        let tids = match case {
+            // Each holds one lock and waits for the other's.
+            "deadlock" => vec![
+                spawn(a.clone(), b.clone(), None),
+                spawn(b.clone(), a.clone(), None),
+            ],
+            // One holds `b` and sleeps; the other holds `a` and waits for `b`.
+            "sleeper" => vec![
+                spawn(a.clone(), b.clone(), None),
+                spawn(b.clone(), a.clone(), Some(Duration::from_secs(60))),
+            ],
+            // One waits for a condition variable with a timeout.
+            _ => {
+                let (tx, rx) = std::sync::mpsc::channel();
+                thread::spawn(move || {
+                    tx.send(current_tid()).unwrap();
+                    let pair = (Mutex::new(()), Condvar::new());
+                    let guard = pair.0.lock().unwrap();
+                    drop(pair.1.wait_timeout(guard, Duration::from_secs(60)));
+                });
+                vec![rx.recv().unwrap()]
+            }
+        };
+        let start = std::time::Instant::now();
+        while !tids
+            .iter()
+            .all(|&t| thread_state(t) == ThreadState::Sleeping)
+        {
+            assert!(
+                start.elapsed() < Duration::from_secs(30),
+                "the threads never slept"
+            );
+            thread::sleep(Duration::from_millis(1));
+        }
+        if case == "deadlock" {
+            while !asleep_for_good(me, || None) {
+                assert!(
+                    start.elapsed() < Duration::from_secs(30),
+                    "a deadlock never seen asleep for good"
+                );
+                thread::sleep(Duration::from_millis(1));
+            }
+        } else {
+            for _ in 0..50 {
+                assert!(
+                    !asleep_for_good(me, || None),
+                    "{case}: seen asleep for good"
+                );
+                thread::sleep(Duration::from_millis(2));
+            }
+        }
     }
 
     #[test]

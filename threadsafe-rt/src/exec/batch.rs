@@ -5,8 +5,10 @@
 //! at a spin barrier (with a seeded delay, and noise at statement points), controlled ones
 //! when their run's scheduler lets them, and once all are done the leader runs the post part
 //! and judges the execution; with results observed, it keeps the distinct ones. The coordinator only watches a heartbeat: a batch whose threads make no
-//! progress for the timeout while the operating system says they are blocked is a
-//! deadlock, and the blocked workers are left behind.
+//! progress while the operating system says every thread of the process sleeps for good is a
+//! deadlock at once; one whose blocked threads make none for the timeout, twice, is taken for
+//! one ([`Done::wait`]). The blocked workers are left behind (in the generated test's child
+//! process, which dies with them).
 //!
 //! **Cores.** Free-running threads whose rounds start on one core (a busy machine) are
 //! pinned apart for their calls ([`Cores`]).
@@ -23,7 +25,7 @@ use super::offsets::{noise_stalls, noise_window, start_delay, window};
 use super::outcome::{blocked_at, calls_in_progress, evaluate, Blocked, ExecOutcome, Site, IDLE};
 use super::phases::Phases;
 use super::results::{Distinct, Results};
-use super::worker::{Done, Worker};
+use super::worker::{Done, WaitEnd, Worker};
 use super::BatchOutcome;
 use crate::hooks;
 use crate::lock::lock;
@@ -519,7 +521,7 @@ pub(super) fn run<T: Send + Sync + 'static>(
             && (1..n)
                 .all(|t| batch.at[t].load(Ordering::Acquire) == IDLE || workers[t].is_blocked())
     };
-    let finished = batch.done.wait(plan.timeout, progress, blocked);
+    let finished = batch.done.wait(plan.timeout, progress, blocked) == WaitEnd::Finished;
     if let Some(cores) = &batch.cores {
         cores.finish();
     }

@@ -27,7 +27,7 @@ use super::call::{call_shared, materialize, CallOutcome, Pool, Value};
 use super::execution::{run_post, run_prefix};
 use super::outcome::{Site, IDLE};
 use super::results::Results;
-use super::worker::{Done, Worker};
+use super::worker::{Done, WaitEnd, Worker};
 use crate::lock::lock;
 use crate::panics;
 use crate::subject::Description;
@@ -470,7 +470,7 @@ impl<T: Send + Sync + 'static> Started<T> {
                     .map_or(true, |st| workers[first + l * n + st.worker()].is_blocked())
             })
         };
-        let finished = self.done.wait(timeout, progress, blocked);
+        let finished = self.done.wait(timeout, progress, blocked) == WaitEnd::Finished;
         shared
             .iter()
             .enumerate()

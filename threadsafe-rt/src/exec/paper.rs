@@ -10,7 +10,7 @@ use super::call::{CallOutcome, Pool};
 use super::execution::{materialize_all, run_post, run_prefix, run_suffix};
 use super::outcome::{blocked_at, calls_in_progress, evaluate, ExecOutcome, Site, IDLE};
 use super::results::{Distinct, Results};
-use super::worker::Done;
+use super::worker::{Done, WaitEnd};
 use super::BatchOutcome;
 use crate::lock::lock;
 use crate::panics;
@@ -106,7 +106,7 @@ fn execution<T: Send + Sync + 'static>(
             .map(|a| a.load(Ordering::Acquire))
             .fold(0, usize::wrapping_add)
     };
-    if !shared.done.wait(timeout, progress, || true) {
+    if shared.done.wait(timeout, progress, || true) != WaitEnd::Finished {
         let stuck = blocked_at(calls_in_progress(&shared.at));
         let outcome = if stuck.is_empty() {
             ExecOutcome::Invalid

@@ -13,8 +13,9 @@ use std::thread::{self, Thread};
 use std::time::{Duration, Instant};
 
 use crate::lock::lock;
-use crate::os::{current_tid, thread_is_blocked};
+use crate::os::{asleep_for_good, current_tid, thread_is_blocked};
 use crate::panics;
+use crate::sched::quiet_watchdog;
 use crate::wait;
 
 type Job = Box<dyn FnOnce() + Send>;
@@ -76,7 +77,7 @@ impl Worker {
             *lock(&r) = Some(v);
             d.finish();
         }));
-        if done.wait(timeout, || 0, || self.is_blocked()) {
+        if done.wait(timeout, || 0, || self.is_blocked()) == WaitEnd::Finished {
             let v = lock(&result).take();
             v
         } else {
@@ -146,6 +147,25 @@ const MAX_QUIET_PERIODS: u32 = 8;
 /// The longest the waiting thread parks before it looks at the clock again.
 const PARK_LIMIT: Duration = Duration::from_millis(5);
 
+/// How long the jobs must make no progress before the waiting thread first asks whether the
+/// process's threads sleep for good; while they go on sleeping otherwise, it asks again after
+/// twice as long each time, up to `MAX_ASK_GAP`.
+const FIRST_ASK_GAP: Duration = Duration::from_millis(2);
+const MAX_ASK_GAP: Duration = Duration::from_millis(64);
+
+/// How a [`Done::wait`] ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum WaitEnd {
+    /// Every job finished.
+    Finished,
+    /// No progress, and every other thread of the process sleeps for good
+    /// ([`asleep_for_good`]): certainly hung, known as soon as it happened.
+    AsleepForGood,
+    /// No progress for the timeout, twice, while the threads were blocked, or for
+    /// `MAX_QUIET_PERIODS` timeouts: taken for hung.
+    NoProgress,
+}
+
 /// Counts down finished jobs and wakes the waiting thread when all are done.
 pub(crate) struct Done {
     remaining: AtomicUsize,
@@ -175,12 +195,19 @@ impl Done {
         self.remaining.load(Ordering::Acquire) == 0
     }
 
-    /// Waits until all jobs finished (true) or no progress was seen for `timeout` twice in a
-    /// row while `blocked` said the threads are blocked at both looks (false). `progress`
-    /// returns a counter that moves while the jobs make progress: a run that is slow but
-    /// moving is not given up on, nor is one whose threads are merely waiting for a core, nor
-    /// one whose threads were caught parked for a moment at one look. After
-    /// `MAX_QUIET_PERIODS` without progress it gives up regardless (a spinning livelock).
+    /// Waits until all jobs finished, or until they are hung. `progress` returns a counter
+    /// that moves while the jobs make progress; `blocked` says whether the jobs' threads are
+    /// blocked as far as the caller knows.
+    ///
+    /// Hung is recognised two ways. At once, when the jobs make no progress, `blocked` holds
+    /// and every other thread of the process sleeps for good ([`asleep_for_good`]: the
+    /// operating system says nothing can wake them): a deadlock on std or `parking_lot`
+    /// locks ends the wait within milliseconds ([`WaitEnd::AsleepForGood`]). Otherwise by the
+    /// clock: no progress for `timeout` twice in a row while `blocked` said the threads are
+    /// blocked at both looks, or `MAX_QUIET_PERIODS` timeouts without progress regardless (a
+    /// spinning livelock) ([`WaitEnd::NoProgress`]). A run that is slow but moving is not
+    /// given up on, nor is one whose threads are merely waiting for a core, nor one whose
+    /// threads were caught parked for a moment at one look.
     ///
     /// The waiting thread parks (the last [`finish`](Self::finish) unparks it) and wakes on
     /// its own only to look at the clock: it never spins or yields, so on a busy machine it
@@ -190,17 +217,35 @@ impl Done {
         timeout: Duration,
         progress: impl Fn() -> usize,
         blocked: impl Fn() -> bool,
-    ) -> bool {
+    ) -> WaitEnd {
+        let me = current_tid();
+        let start = Instant::now();
         let mut last_progress = progress();
         let mut quiet_periods = 0;
         // Consecutive quiet periods at whose end `blocked` held.
         let mut blocked_periods = 0;
-        let mut deadline = Instant::now() + timeout;
+        let mut deadline = start + timeout;
+        // The progress when the operating system was last asked, and when to ask next.
+        let mut asked_progress = last_progress;
+        let mut ask_gap = FIRST_ASK_GAP;
+        let mut next_ask = start + ask_gap;
         loop {
             if self.is_done() {
-                return true;
+                return WaitEnd::Finished;
             }
             let now = Instant::now();
+            if now >= next_ask {
+                let p = progress();
+                if p != asked_progress {
+                    asked_progress = p;
+                    ask_gap = FIRST_ASK_GAP;
+                } else if blocked() && asleep_for_good(me, quiet_watchdog) {
+                    return self.end(WaitEnd::AsleepForGood);
+                } else {
+                    ask_gap = (ask_gap * 2).min(MAX_ASK_GAP);
+                }
+                next_ask = now + ask_gap;
+            }
             if now >= deadline {
                 let p = progress();
                 if p != last_progress {
@@ -215,14 +260,76 @@ impl Done {
                         blocked_periods = 0;
                     }
                     if blocked_periods >= 2 || quiet_periods >= MAX_QUIET_PERIODS {
-                        return self.is_done();
+                        return self.end(WaitEnd::NoProgress);
                     }
                 }
                 deadline = now + timeout;
             }
             // `finish` decrements, then unparks: a finish before the park makes it return at
             // once (std's parking token).
-            thread::park_timeout((deadline - Instant::now().min(deadline)).min(PARK_LIMIT));
+            let wake = deadline.min(next_ask);
+            thread::park_timeout((wake - Instant::now().min(wake)).min(PARK_LIMIT));
         }
+    }
+
+    /// `hung`, unless the last job finished after all.
+    fn end(&self, hung: WaitEnd) -> WaitEnd {
+        if self.is_done() {
+            WaitEnd::Finished
+        } else {
+            hung
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::os::in_a_child;
+
+    /// The variable that makes a run of the test binary a child running the case of
+    /// [`a_deadlock_of_std_locks_ends_the_wait_at_once`].
+    const CASE: &str = "THREADSAFE_WORKER_DEADLOCK_CASE";
+
+    /// Two workers take two std locks in opposite orders and wait for each other: the wait
+    /// ends because the threads sleep for good, not after the timeout (an hour here). In a
+    /// child process, where no other test's threads run.
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn a_deadlock_of_std_locks_ends_the_wait_at_once() {
+        if std::env::var(CASE).is_err() {
+            return in_a_child(
+                "exec::worker::tests::a_deadlock_of_std_locks_ends_the_wait_at_once",
+                CASE,
+                "deadlock",
+            );
+        }
+        if crate::os::thread_runs(current_tid()).is_none() {
+            return; // no /proc/<tid>/schedstat: nothing is asleep for good here
+        }
+        let locks = Arc::new((Mutex::new(()), Mutex::new(())));
+        let both_hold = Arc::new(std::sync::Barrier::new(2));
+        let done = Arc::new(Done::new(2));
+        let workers: Vec<Worker> = (0..2).map(|t| Worker::spawn(&format!("w{t}"))).collect();
+        for (t, w) in workers.iter().enumerate() {
+            let (locks, both_hold, done) = (locks.clone(), both_hold.clone(), done.clone());
+            w.start(Box::new(move || {
+                let (first, second) = if t == 0 {
+                    (&locks.0, &locks.1)
+                } else {
+                    (&locks.1, &locks.0)
+                };
+                let _held = lock(first);
+                both_hold.wait();
+                drop(lock(second));
+                done.finish();
+            }));
+        }
+        let end = done.wait(
+            Duration::from_secs(3600),
+            || 0,
+            || workers.iter().all(Worker::is_blocked),
+        );
+        assert_eq!(end, WaitEnd::AsleepForGood);
     }
 }

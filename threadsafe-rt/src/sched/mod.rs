@@ -46,6 +46,7 @@ pub(crate) use pct::Pct;
 pub(crate) use run::MAX_STEPS;
 pub(crate) use scheduler::{RandomWalk, Scheduler};
 pub(crate) use state::{Blocker, Futile};
+pub(crate) use watchdog::quiet_watchdog;
 
 use state::State;
 

@@ -33,7 +33,7 @@ use std::time::{Duration, Instant};
 
 use super::Run;
 use crate::lock::lock;
-use crate::os::{thread_runs, thread_state, ThreadState};
+use crate::os::{current_tid, thread_runs, thread_state, ThreadState};
 
 /// The least time the thread holding the turn must be seen blocked outside the scheduler,
 /// without progress, before it is set aside.
@@ -79,13 +79,32 @@ struct Watchdog {
     thread: Option<Thread>,
     /// The thread lingers, parked, with no run to watch.
     idle: bool,
+    /// The kernel's id of the watchdog thread (0 before it has said).
+    tid: u64,
 }
 
 static WATCHDOG: Mutex<Watchdog> = Mutex::new(Watchdog {
     runs: Vec::new(),
     thread: None,
     idle: false,
+    tid: 0,
 });
+
+/// The watchdog thread, if it can wake no thread now: no run it watches has a thread parked
+/// for its turn, the only threads it ever wakes (a holder set aside hands its turn to one).
+/// Its timed parks then end in looks that change nothing, until a thread that runs parks for
+/// a turn; a deadlock outside the scheduler is not kept from being seen at once
+/// ([`crate::os::asleep_for_good`]) by a watchdog that lingers.
+pub(crate) fn quiet_watchdog() -> Option<u64> {
+    let dog = lock(&WATCHDOG);
+    let quiet = dog.thread.is_some()
+        && dog.tid != 0
+        && dog
+            .runs
+            .iter()
+            .all(|w| w.run.upgrade().map_or(true, |run| !run.has_parked_waiter()));
+    quiet.then_some(dog.tid)
+}
 
 /// How long the watchdog thread stays with nothing to watch before it ends (a check leaves
 /// no thread behind; a new one is started when needed).
@@ -116,6 +135,7 @@ pub(super) fn watch(run: &Arc<Run>) {
 }
 
 fn watch_loop() {
+    lock(&WATCHDOG).tid = current_tid();
     let mut poll = MAX_POLL;
     // How late this thread's wake-ups come: the worst recent one, decaying.
     let mut lag = Duration::ZERO;
@@ -131,6 +151,7 @@ fn watch_loop() {
                 if dog.runs.is_empty() {
                     // Under the lock: a `watch` from now on starts a new thread.
                     dog.thread = None;
+                    dog.tid = 0;
                     return;
                 }
                 continue;
