@@ -21,6 +21,7 @@
 //! | [`bounded_stack`] | [`BoundedStack`](bounded_stack::BoundedStack) | correct; panics sequentially on bad input |
 //! | [`account`] | [`Account`](account::Account) | correct; deadlocks sequentially on `a.merge(&a)` |
 //! | [`nondeterministic`] | six types | correct; results differ between runs (hash order, clocks, addresses, randomness, `ThreadId`) |
+//! | [`two_accounts`] | [`TwoAccounts`](two_accounts::TwoAccounts) | a lock-order deadlock on std locks, and no other bug |
 //!
 //! [`expect`] holds the assertions on reports the integration tests share, [`harness`] what
 //! the controlled-scheduler tests share, [`line_of`] finds the line a panic must point at,
@@ -37,6 +38,7 @@ pub mod nondeterministic;
 #[rustfmt::skip]
 pub mod readme_stack;
 pub mod temp;
+pub mod two_accounts;
 
 /// The 1-based number of the only line of `source` that contains `needle`.
 ///

@@ -187,7 +187,9 @@
 extern crate self as threadsafe_rt;
 
 mod check;
+mod child;
 mod config;
+mod contain;
 mod coverage;
 mod exclusive;
 mod exec;
@@ -215,6 +217,7 @@ pub use config::{
     ISOLATION_ENV, JOBS_ENV, REGRESSIONS_DIR, REGRESSIONS_ENV, REPLAY_ENV, SEED_ENV, SHARD_ENV,
     VERBOSE_ENV,
 };
+pub use contain::contain;
 pub use coverage::{MapCoverage, PatternCount, UniverseSource};
 pub use report::{
     Coverage, Ended, Failure, Hunts, Regressions, Report, ResultsNotes, Shrunk, SkippedEntry,

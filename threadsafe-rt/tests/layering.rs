@@ -28,7 +28,10 @@ const RANKS: &[(&str, u32)] = &[
     ("gates", 30),
     // The type under test, as the expansion describes it.
     ("subject", 20),
+    // A scenario run in a child process of the test binary, watched.
+    ("contain", 15),
     // Leaves.
+    ("child", 10),
     ("config", 10),
     ("exclusive", 10),
     ("panics", 10),

@@ -3,7 +3,7 @@
 use threadsafe_corpus::jdk::concurrent_hash_map::ConcurrentHashMap;
 
 /// Found by threadsafe (seed 2): panic in thread 2, in `put_all`, at corpus/src/jdk/concurrent_hash_map.rs:176:31: NullPointerException: a listed key has no value.
-/// The failure needs an unlucky schedule, so the scenario is repeated; a deadlock hangs.
+/// The failure needs an unlucky schedule, so the scenario is repeated.
 #[allow(dead_code)]
 pub fn concurrent_hash_map_thread_safety_violation() {
     for _ in 0..1000 {

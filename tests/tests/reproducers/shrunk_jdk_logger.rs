@@ -3,7 +3,7 @@
 use threadsafe_corpus::jdk::logger::Logger;
 
 /// Found by threadsafe (seed 0): panic in thread 1, in `warning`, at corpus/src/jdk/logger.rs:198:13: NullPointerException: handler 0 is gone (there are 0 handlers).
-/// The failure needs an unlucky schedule, so the scenario is repeated; a deadlock hangs.
+/// The failure needs an unlucky schedule, so the scenario is repeated.
 #[allow(dead_code)]
 pub fn logger_thread_safety_violation() {
     for _ in 0..1000 {

@@ -3,7 +3,7 @@
 use threadsafe_corpus::jdk::string_buffer::StringBuffer;
 
 /// Found by threadsafe (seed 2): panic in thread 2, in `append_buffer`, at corpus/src/jdk/string_buffer.rs:182:5: StringIndexOutOfBoundsException: range 0..2 of a buffer of length 0.
-/// The failure needs an unlucky schedule, so the scenario is repeated; a deadlock hangs.
+/// The failure needs an unlucky schedule, so the scenario is repeated.
 #[allow(dead_code)]
 pub fn string_buffer_thread_safety_violation() {
     for _ in 0..1000 {

@@ -3,7 +3,7 @@
 use threadsafe_corpus::contege::sync_locks::concurrent_hash_map::ConcurrentHashMap;
 
 /// Found by threadsafe (seed 3): panic in thread 1, in `put_all`, at corpus/src/contege/both_locks/concurrent_hash_map.rs:97:41: a key listed by `keys` has a value.
-/// The failure needs an unlucky schedule, so the scenario is repeated; a deadlock hangs.
+/// The failure needs an unlucky schedule, so the scenario is repeated.
 #[allow(dead_code)]
 pub fn concurrent_hash_map_thread_safety_violation() {
     for _ in 0..1000 {

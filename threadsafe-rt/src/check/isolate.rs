@@ -10,13 +10,12 @@
 //! code under test left blocked die with the child, and the other tests of the binary go on.
 
 use std::fmt::Write as _;
-use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use crate::child::{self, describe};
 use crate::config::Config;
 use crate::report::{render_body, snake};
 use crate::subject::Description;
@@ -57,7 +56,7 @@ pub(super) fn started<T>(desc: &Description<T>, test: &TestCase, n: u64) {
     let Some(dir) = child_dir() else {
         return;
     };
-    let text = format!("{n}\n{}", render_body(desc, test, "        "));
+    let text = format!("{n}\n{}", render_body(desc, test, "            "));
     // Written aside and renamed over the last one: the parent never reads half a test.
     let part = dir.join(format!("{TEST_FILE}.part"));
     if std::fs::write(&part, text).is_ok() {
@@ -79,10 +78,9 @@ pub(super) fn leave_report(passed: bool, report: &str) {
 /// The name libtest runs the current test under, when it is a test `#[thread_safe]`
 /// generated (`thread_safe_<type>`, in its module): libtest names each test's thread so.
 pub(super) fn generated_test_name() -> Option<String> {
-    let thread = std::thread::current();
-    let name = thread.name()?;
+    let name = child::current_test_name()?;
     let last = name.rsplit("::").next()?;
-    last.starts_with("thread_safe_").then(|| name.to_string())
+    last.starts_with("thread_safe_").then_some(name)
 }
 
 /// What the child's check came to, as the parent learns it.
@@ -107,46 +105,14 @@ pub(super) fn run_child(type_name: &str, name: &str, config: &Config) -> Child {
     if let Err(e) = std::fs::create_dir_all(&dir) {
         return Child::NotStarted(format!("cannot make the folder {dir:?}: {e}"));
     }
-    let exe = match std::env::current_exe() {
-        Ok(exe) => exe,
-        Err(e) => return Child::NotStarted(format!("cannot find the test binary: {e}")),
-    };
-    let spawned = Command::new(exe)
-        .args([name, "--exact", "--nocapture", "--test-threads=1"])
-        .env(CHILD_ENV, &dir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn();
-    let mut child = match spawned {
-        Ok(child) => child,
-        Err(e) => return Child::NotStarted(format!("cannot start the test binary: {e}")),
-    };
-    // Its stderr (the crash's last words) is drained as the child writes, or a child that
-    // prints much would block; its stdout (libtest's lines, the code under test's prints)
-    // says nothing the report does not.
-    let stderr = child.stderr.take().map(|mut pipe| {
-        std::thread::spawn(move || {
-            let mut out = Vec::new();
-            let _ = pipe.read_to_end(&mut out);
-            out
-        })
-    });
     let bound = child_bound(config);
-    let start = Instant::now();
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break Some(status),
-            Ok(None) if start.elapsed() < bound => std::thread::sleep(Duration::from_millis(5)),
-            _ => {
-                let _ = child.kill();
-                let _ = child.wait();
-                break None;
-            }
+    let ended = match child::run(name, CHILD_ENV, dir.as_os_str(), bound) {
+        Ok(ended) => ended,
+        Err(why) => {
+            let _ = std::fs::remove_dir_all(&dir);
+            return Child::NotStarted(why);
         }
     };
-    let stderr = stderr.and_then(|t| t.join().ok()).unwrap_or_default();
-    let stderr = String::from_utf8_lossy(&stderr).into_owned();
     let outcome = match std::fs::read_to_string(dir.join(REPORT_FILE)) {
         Ok(text) => {
             let (verdict, report) = text.split_once('\n').unwrap_or((&text, ""));
@@ -157,14 +123,7 @@ pub(super) fn run_child(type_name: &str, name: &str, config: &Config) -> Child {
         }
         Err(_) => {
             let last_test = std::fs::read_to_string(dir.join(TEST_FILE)).ok();
-            Child::Died(died(
-                type_name,
-                config,
-                status,
-                bound,
-                &stderr,
-                last_test.as_deref(),
-            ))
+            Child::Died(died(type_name, config, &ended, bound, last_test.as_deref()))
         }
     };
     let _ = std::fs::remove_dir_all(&dir);
@@ -175,9 +134,8 @@ pub(super) fn run_child(type_name: &str, name: &str, config: &Config) -> Child {
 fn died(
     type_name: &str,
     config: &Config,
-    status: Option<ExitStatus>,
+    ended: &child::Ended,
     bound: Duration,
-    stderr: &str,
     last_test: Option<&str>,
 ) -> String {
     let mut out = String::new();
@@ -185,19 +143,18 @@ fn died(
         out,
         "threadsafe: `{type_name}` crashed the process that checked it"
     );
-    let how = match status {
+    let how = match ended.status {
         None => format!(
             "the check did not end within {:.0} s (its budget twice, and 30 s) and was killed",
             bound.as_secs_f64()
         ),
+        Some(status) if status.code().is_some() => {
+            format!("{} and left no report", describe(status))
+        }
         Some(status) => describe(status),
     };
     let _ = writeln!(out, "  failure: {how}");
-    let words: Vec<&str> = stderr
-        .lines()
-        .filter(|l| !l.trim().is_empty() && !is_harness_line(l))
-        .collect();
-    for (i, line) in words.iter().skip(words.len().saturating_sub(8)).enumerate() {
+    for (i, line) in ended.last_words(8).iter().enumerate() {
         let label = if i == 0 { "  stderr: " } else { "          " };
         let _ = writeln!(out, "{label} {line}");
     }
@@ -224,10 +181,13 @@ fn died(
                  module that sees `{type_name}`):\n\n\
                  /// Crashed the process that ran threadsafe's check of `{type_name}` (seed {seed}, \
                  test {n}).\n\
-                 /// It may crash the process that runs it: run it alone.\n\
+                 /// It runs in a child process (`threadsafe_rt::contain`): a crash fails this test \
+                 and\n\
+                 /// leaves the test binary running.\n\
                  #[test]\n\
                  fn {name}_crash() {{\n    \
-                 for _ in 0..1000 {{\n{body}    }}\n}}",
+                 ::threadsafe_rt::contain(|| {{\n        \
+                 for _ in 0..1000 {{\n{body}        }}\n    }});\n}}",
                 seed = config.seed,
                 name = snake(type_name),
             );
@@ -243,37 +203,6 @@ fn died(
     out
 }
 
-/// How a process ended, for the report: the signal by name where there is one.
-fn describe(status: ExitStatus) -> String {
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::ExitStatusExt;
-        if let Some(signal) = status.signal() {
-            let name = match signal {
-                4 => " (SIGILL)",
-                6 => " (SIGABRT: an abort)",
-                7 => " (SIGBUS)",
-                8 => " (SIGFPE)",
-                9 => " (SIGKILL)",
-                11 => " (SIGSEGV: a segmentation fault)",
-                _ => "",
-            };
-            return format!("the process was killed by signal {signal}{name}");
-        }
-    }
-    match status.code() {
-        Some(code) => format!("the process exited with code {code} and left no report"),
-        None => "the process ended and left no report".to_string(),
-    }
-}
-
-/// libtest's own lines in the child's output, which say nothing about the crash.
-fn is_harness_line(line: &str) -> bool {
-    line.starts_with("running ")
-        || line.starts_with("test ")
-        || line.starts_with("error: test failed")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -281,13 +210,16 @@ mod tests {
     #[test]
     fn a_dead_child_is_told_in_words() {
         let config = Config::default();
+        let hung = child::Ended {
+            status: None,
+            stderr: "running 1 test\nfree(): double free detected in tcache 2\n".to_string(),
+        };
         let text = died(
             "Cell",
             &config,
-            None,
+            &hung,
             Duration::from_secs(32),
-            "running 1 test\nfree(): double free detected in tcache 2\n",
-            Some("12\n        let cut = Cell::new();\n"),
+            Some("12\n            let cut = Cell::new();\n"),
         );
         assert!(text.starts_with("threadsafe: `Cell` crashed"), "{text}");
         assert!(text.contains("did not end within 32 s"), "{text}");
@@ -298,27 +230,16 @@ mod tests {
         assert!(!text.contains("running 1 test"), "{text}");
         assert!(text.contains("test 12 of the check"), "{text}");
         assert!(
-            text.contains("fn cell_crash() {\n    for _ in 0..1000 {\n        let cut = Cell::new();\n    }\n}"),
+            text.contains(
+                "fn cell_crash() {\n    ::threadsafe_rt::contain(|| {\n        for _ in 0..1000 {\n            \
+                 let cut = Cell::new();\n        }\n    });\n}"
+            ),
             "{text}"
         );
-        let early = died("Cell", &config, None, Duration::from_secs(32), "", None);
+        let early = died("Cell", &config, &hung, Duration::from_secs(32), None);
         assert!(
             early.contains("before any concurrent test started"),
             "{early}"
-        );
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn signals_are_named() {
-        use std::os::unix::process::ExitStatusExt;
-        assert_eq!(
-            describe(ExitStatus::from_raw(6)),
-            "the process was killed by signal 6 (SIGABRT: an abort)"
-        );
-        assert_eq!(
-            describe(ExitStatus::from_raw(3 << 8)),
-            "the process exited with code 3 and left no report"
         );
     }
 

@@ -288,7 +288,8 @@ fn is_copy(ty: &str) -> bool {
         .all(|word| PRIMITIVES.contains(&word) || word.chars().all(|c| c.is_ascii_digit()))
 }
 
-/// A `#[test]` that runs the scenario `repeat` times (a race needs a lucky schedule).
+/// A `#[test]` that runs the scenario `repeat` times (a race needs a lucky schedule). A
+/// deadlock's runs in [`crate::contain`], so that it fails the test instead of hanging it.
 pub(crate) fn render_reproducer<T>(
     desc: &Description<T>,
     test: &TestCase,
@@ -298,6 +299,7 @@ pub(crate) fn render_reproducer<T>(
     replay: Option<&str>,
 ) -> String {
     let fn_name = format!("{}_thread_safety_violation", snake(desc.name));
+    let contained = matches!(failure, Failure::Deadlock { .. });
     let mut out = String::new();
     out.push_str(&format!(
         "/// Found by threadsafe (seed {}): {failure}.\n",
@@ -309,15 +311,39 @@ pub(crate) fn render_reproducer<T>(
              /// interleaving; free-running threads, as here, need luck, so the scenario is repeated.\n"
         )),
         None => out.push_str(
-            "/// The failure needs an unlucky schedule, so the scenario is repeated; a deadlock hangs.\n",
+            "/// The failure needs an unlucky schedule, so the scenario is repeated.\n",
         ),
+    }
+    if contained {
+        out.push_str(
+            "/// It runs in a child process (`threadsafe_rt::contain`): the deadlock fails this test\n\
+             /// instead of hanging it, and leaves no thread blocked in the test binary.\n",
+        );
     }
     out.push_str("#[test]\n");
     out.push_str(&format!("fn {fn_name}() {{\n"));
-    out.push_str(&format!("    for _ in 0..{repeat} {{\n"));
-    out.push_str(&Writer::new(desc, test).body_started_together("        "));
-    out.push_str("    }\n}\n");
+    out.push_str(&repeated(desc, test, repeat, contained));
+    out.push_str("}\n");
     out
+}
+
+/// The body of a reproducer: the scenario in a loop of `repeat`, inside
+/// `::threadsafe_rt::contain` if `contained`, indented for a function body.
+pub(crate) fn repeated<T>(
+    desc: &Description<T>,
+    test: &TestCase,
+    repeat: u64,
+    contained: bool,
+) -> String {
+    let (open, indent, close) = if contained {
+        ("    ::threadsafe_rt::contain(|| {\n", "    ", "    });\n")
+    } else {
+        ("", "", "")
+    };
+    format!(
+        "{open}{indent}    for _ in 0..{repeat} {{\n{}{indent}    }}\n{close}",
+        Writer::new(desc, test).body_started_together(&format!("{indent}        "))
+    )
 }
 
 /// `Cache<String, u32>` → `cache_string_u32`.

@@ -59,7 +59,15 @@ pub(crate) fn violation<T>(
         Finding::Failed(outcome) => describe_failure(desc, test, outcome),
         Finding::Results(wrong) => results::describe(desc, test, wrong),
     };
-    let repeat = (found.executions * 2).clamp(1_000, 100_000);
+    // A deadlock ends its contained reproducer at the first repetition that hangs, so its
+    // repetitions cost time only once the bug is gone; a thousand missed it too often on a
+    // busy machine (decision 0085).
+    let fewest = if matches!(failure, Failure::Deadlock { .. }) {
+        10_000
+    } else {
+        1_000
+    };
+    let repeat = (found.executions * 2).clamp(fewest, 100_000);
     let replay = found.replay.as_deref();
     let schedule = match (trace, &failure) {
         (Some(t), Failure::Panic { .. } | Failure::Results { .. }) => {
