@@ -19,6 +19,9 @@
 //! | 8, `java.util.logging.Logger` | [`logger`](std_locks::logger) | - | `expect` panic in `log` |
 //! | 9, `Collections.synchronizedMap` | [`synchronized_map`](std_locks::synchronized_map) (`both_locks/`) | the same file | lock-order deadlock in `eq` |
 //!
+//! Bug 9 also exists with `parking_lot` locks ([`parking_lot_locks`]), the same file again:
+//! a deadlock in a lock crate's own code.
+//!
 //! `StringBuffer` alone has a port per lock module, on purpose: the two have different method
 //! sets, each pinned by tests (see [`std_locks::string_buffer`]).
 //!
@@ -29,5 +32,6 @@
 //! builds (`#[thread_safe(test = false)]` on a buggy type), and a plain `#[thread_safe]` on
 //! every twin, whose generated `#[test]` runs in this crate's unit tests.
 
+pub mod parking_lot_locks;
 pub mod std_locks;
 pub mod sync_locks;
