@@ -55,6 +55,26 @@ impl Counter {
     }
 }
 
+/// [`Aborter`] that also aborts in the crash oracle's child process, whose sequential runs
+/// are then the ones that crash: it stands for a type whose calls crash one after the other
+/// too (in the orders the oracle tries, not in the order the generator runs them), so that
+/// the oracle's answer is tested both ways.
+pub struct AbortsSequentially(Aborter);
+
+#[thread_safe(test = false, statement_points = "always")]
+impl AbortsSequentially {
+    pub fn new() -> Self {
+        AbortsSequentially(Aborter::new())
+    }
+
+    pub fn bump(&self) -> u32 {
+        if std::env::var_os("THREADSAFE_CHILD_JUDGE").is_some() {
+            std::process::abort();
+        }
+        self.0.bump()
+    }
+}
+
 /// What the generated test passes its entry point, with the regressions file in a folder
 /// of the test's own.
 fn config(dir: &TempDir) -> Config {
@@ -77,11 +97,21 @@ fn thread_safe_aborter_fails_its_test_with_a_report() {
         .expect("the failure is the report")
         .clone();
     assert!(
-        text.contains("threadsafe: `Aborter` crashed the process that checked it"),
+        text.contains("killed by signal 6 (SIGABRT: an abort)"),
         "{text}"
     );
     assert!(
-        text.contains("killed by signal 6 (SIGABRT: an abort)"),
+        text.starts_with(
+            "\nthreadsafe: `Aborter` is not thread-safe: it crashed the process that checked it"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("oracle:  none of the ")
+            && text.contains(
+                " sequential orders of the same calls crashes (run in a child process of their \
+                 own)"
+            ),
         "{text}"
     );
     assert!(text.contains("seed:    0"), "{text}");
@@ -91,6 +121,34 @@ fn thread_safe_aborter_fails_its_test_with_a_report() {
         "the test as Rust:\n{text}"
     );
     assert!(text.contains("cut.bump()"), "the test as Rust:\n{text}");
+}
+
+#[test]
+fn thread_safe_aborts_sequentially_is_not_called_a_thread_safety_violation() {
+    let dir = TempDir::new("crash-sequential");
+    let failure = panic::catch_unwind(AssertUnwindSafe(|| {
+        threadsafe_rt::__private::run_test::<AbortsSequentially>(config(&dir))
+    }))
+    .expect_err("a check that cannot go on past a crash fails its test");
+    let text = failure
+        .downcast_ref::<String>()
+        .expect("the failure is the report")
+        .clone();
+    assert!(
+        text.starts_with(
+            "\nthreadsafe: cannot check `AbortsSequentially`: its calls crash the process when \
+             they run one after the other too (a bug, but not a thread-safety violation)"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "oracle:  a sequential order of the same calls crashes too (the process was killed \
+             by signal 6 (SIGABRT: an abort)): not a thread-safety violation"
+        ),
+        "{text}"
+    );
+    assert!(!text.contains("is not thread-safe"), "{text}");
 }
 
 #[test]

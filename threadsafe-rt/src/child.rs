@@ -25,15 +25,15 @@ pub(crate) struct Ended {
     pub(crate) stderr: String,
 }
 
-/// Runs the test `name` of this test binary alone in a child process, with `var` set to
-/// `value` (and its stdout dropped: libtest's lines and the code under test's prints), and
-/// waits for it to end, killing it once it has run for `bound`. `Err` says why no child
+/// Runs the test `name` of this test binary alone in a child process, with the variables
+/// `vars` set (and its stdout dropped: libtest's lines and the code under test's prints),
+/// and waits for it to end, killing it once it has run for `bound`. `Err` says why no child
 /// could be started.
-pub(crate) fn run(name: &str, var: &str, value: &OsStr, bound: Duration) -> Result<Ended, String> {
+pub(crate) fn run(name: &str, vars: &[(&str, &OsStr)], bound: Duration) -> Result<Ended, String> {
     let exe = std::env::current_exe().map_err(|e| format!("cannot find the test binary: {e}"))?;
     let mut child = Command::new(exe)
         .args([name, "--exact", "--nocapture", "--test-threads=1"])
-        .env(var, value)
+        .envs(vars.iter().copied())
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())

@@ -80,7 +80,7 @@ pub fn contain<F: FnOnce() + Send + 'static>(scenario: F) {
     if let (true, Some(name)) = (isolation, child::current_test_name()) {
         // The child ends itself at its bound; this one is for a child that cannot.
         let bound = BOUND + Duration::from_secs(10);
-        match child::run(&name, CONTAINED_ENV, "1".as_ref(), bound) {
+        match child::run(&name, &[(CONTAINED_ENV, "1".as_ref())], bound) {
             Ok(ended) => return judge(&ended),
             Err(why) => eprintln!("threadsafe: the scenario runs in this process: {why}"),
         }

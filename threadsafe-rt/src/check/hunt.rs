@@ -128,10 +128,14 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
                 break;
             }
             report.tests += 1;
-            super::isolate::started(self.desc, &ready.test, report.tests);
+            super::isolate::started(self.desc, self.config, &ready.test, report.tests);
             // The seed `run_test` gives the batch's schedules, kept with a violation.
             let batch_seed = self.conc.next_batch_seed();
-            if let Some(ended) = self.run_test(&ready, report) {
+            let ended = self.run_test(&ready, report);
+            if ended.is_none() {
+                super::isolate::finished();
+            }
+            if let Some(ended) = ended {
                 if ended == Ended::Violation {
                     let test = ready.test.clone();
                     report.failing = Some(FailingTest { test, batch_seed });

@@ -15,8 +15,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 use std::time::Duration;
 
+use std::sync::Arc;
+
+use super::regressions::{one_entry, test_of_one_entry};
 use crate::child::{self, describe};
 use crate::config::Config;
+use crate::exec::SeqRunner;
+use crate::oracle;
 use crate::report::{render_body, snake};
 use crate::subject::Description;
 use crate::testcase::TestCase;
@@ -28,8 +33,15 @@ pub(crate) const CHILD_ENV: &str = "THREADSAFE_CHILD_DIR";
 /// The report the child leaves, when the check ended: its verdict on the first line
 /// (`pass` or `fail`), the report's text after it.
 const REPORT_FILE: &str = "report";
-/// The test a hunt of the child started last, as Rust, with its number.
+/// The test a hunt of the child started last, as Rust, with its number; there while the
+/// test's executions run, gone while the generator runs calls one after the other.
 const TEST_FILE: &str = "test";
+/// The same test as a regressions file of one entry, for the crash oracle.
+const ENTRY_FILE: &str = "entry";
+
+/// The variable that makes a child the crash oracle's: it runs every linearization of the
+/// test in the file it names (an [`ENTRY_FILE`]) and reports how many, unless one crashes.
+const JUDGE_ENV: &str = "THREADSAFE_CHILD_JUDGE";
 
 /// How much longer than its budget a child may take before it counts as hung. A check ends
 /// within its budget, then shrinks (at most half the budget, and at most 10 s) and writes
@@ -51,16 +63,67 @@ pub(super) fn in_child() -> bool {
 }
 
 /// In a child, records the test a hunt starts (number `n` of the check), so that the
-/// parent can show it if the child dies while running it. Nothing outside a child.
-pub(super) fn started<T>(desc: &Description<T>, test: &TestCase, n: u64) {
+/// parent can show it, and have it judged, if the child dies while running it. Nothing
+/// outside a child.
+pub(super) fn started<T>(desc: &Description<T>, config: &Config, test: &TestCase, n: u64) {
     let Some(dir) = child_dir() else {
         return;
     };
-    let text = format!("{n}\n{}", render_body(desc, test, "            "));
-    // Written aside and renamed over the last one: the parent never reads half a test.
-    let part = dir.join(format!("{TEST_FILE}.part"));
-    if std::fs::write(&part, text).is_ok() {
-        let _ = std::fs::rename(&part, dir.join(TEST_FILE));
+    let entry = one_entry(
+        desc,
+        config,
+        test,
+        &format!("the process crashed (test {n})"),
+    );
+    // Each written aside and renamed over the last one: the parent never reads half a
+    // test. The entry first: a test file always has its entry.
+    for (file, text) in [
+        (ENTRY_FILE, entry),
+        (
+            TEST_FILE,
+            format!("{n}\n{}", render_body(desc, test, "            ")),
+        ),
+    ] {
+        let part = dir.join(format!("{file}.part"));
+        if std::fs::write(&part, text).is_ok() {
+            let _ = std::fs::rename(&part, dir.join(file));
+        }
+    }
+}
+
+/// In a child, records that the test started last is over: a crash from now on is in the
+/// generator's sequential runs, until the next test starts.
+pub(super) fn finished() {
+    if let Some(dir) = child_dir() {
+        let _ = std::fs::remove_file(dir.join(TEST_FILE));
+    }
+}
+
+/// In the crash oracle's child, the file of the test to judge.
+pub(super) fn judge_request() -> Option<PathBuf> {
+    in_child()
+        .then(|| std::env::var_os(JUDGE_ENV).map(PathBuf::from))
+        .flatten()
+}
+
+/// The crash oracle's child: runs every linearization of the test in `entry` and leaves
+/// their number as its report. If one crashes, the process dies here, and the parent knows.
+pub(super) fn judge<T: Send + Sync + 'static>(
+    desc: &'static Description<T>,
+    config: &Config,
+    entry: &Path,
+) {
+    let test = std::fs::read_to_string(entry)
+        .map_err(|e| e.to_string())
+        .and_then(|text| test_of_one_entry(desc, &text));
+    match test {
+        Ok(test) => {
+            let mut seq = SeqRunner::new();
+            let timeout = config.hang_timeout(None);
+            let n = oracle::run_every_order(desc, &Arc::new(test), &mut seq, timeout);
+            leave_report(true, &n.to_string());
+        }
+        Err(why) => leave_report(false, &format!("cannot read {}: {why}", entry.display())),
     }
 }
 
@@ -95,54 +158,124 @@ pub(super) enum Child {
 
 /// Runs the test `name` of this test binary in a child process and waits for its report.
 pub(super) fn run_child(type_name: &str, name: &str, config: &Config) -> Child {
-    static NEXT: AtomicU64 = AtomicU64::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "threadsafe-child-{}-{}",
-        std::process::id(),
-        NEXT.fetch_add(1, Ordering::Relaxed)
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    if let Err(e) = std::fs::create_dir_all(&dir) {
-        return Child::NotStarted(format!("cannot make the folder {dir:?}: {e}"));
-    }
+    let dir = match Folder::new() {
+        Ok(dir) => dir,
+        Err(why) => return Child::NotStarted(why),
+    };
     let bound = child_bound(config);
-    let ended = match child::run(name, CHILD_ENV, dir.as_os_str(), bound) {
+    let ended = match child::run(name, &[(CHILD_ENV, dir.0.as_os_str())], bound) {
         Ok(ended) => ended,
-        Err(why) => {
-            let _ = std::fs::remove_dir_all(&dir);
-            return Child::NotStarted(why);
-        }
+        Err(why) => return Child::NotStarted(why),
     };
-    let outcome = match std::fs::read_to_string(dir.join(REPORT_FILE)) {
-        Ok(text) => {
-            let (verdict, report) = text.split_once('\n').unwrap_or((&text, ""));
-            Child::Ended {
-                passed: verdict == "pass",
-                report: report.to_string(),
-            }
-        }
-        Err(_) => {
-            let last_test = std::fs::read_to_string(dir.join(TEST_FILE)).ok();
-            Child::Died(died(type_name, config, &ended, bound, last_test.as_deref()))
-        }
+    if let Some((passed, report)) = dir.report() {
+        return Child::Ended { passed, report };
+    }
+    let last_test = std::fs::read_to_string(dir.0.join(TEST_FILE)).ok();
+    let crash = match (ended.status, &last_test) {
+        (None, _) => Crash::NotJudged("the check was killed at its bound; it did not crash"),
+        (Some(_), None) => Crash::NotJudged("no concurrent test was running"),
+        (Some(_), Some(_)) => judge_crash(name, config, &dir.0.join(ENTRY_FILE)),
     };
-    let _ = std::fs::remove_dir_all(&dir);
-    outcome
+    Child::Died(died(
+        type_name,
+        config,
+        &ended,
+        bound,
+        last_test.as_deref(),
+        &crash,
+    ))
 }
 
-/// The failure of a child that left no report, in words.
+/// A child's folder in the temporary directory, removed when dropped.
+struct Folder(PathBuf);
+
+impl Folder {
+    fn new() -> Result<Folder, String> {
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "threadsafe-child-{}-{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir)
+            .map_err(|e| format!("cannot make the folder {dir:?}: {e}"))?;
+        Ok(Folder(dir))
+    }
+
+    /// The report the child left: whether it passed, and the text.
+    fn report(&self) -> Option<(bool, String)> {
+        let text = std::fs::read_to_string(self.0.join(REPORT_FILE)).ok()?;
+        let (verdict, report) = text.split_once('\n').unwrap_or((&text, ""));
+        Some((verdict == "pass", report.to_string()))
+    }
+}
+
+impl Drop for Folder {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// What the crash oracle said of a crash.
+enum Crash {
+    /// No linearization crashed: this many ran, in a child process of their own.
+    Unexplained(usize),
+    /// A linearization crashed too (how its process ended).
+    Explained(String),
+    /// Not judged (why).
+    NotJudged(&'static str),
+}
+
+/// The crash oracle: runs every linearization of the test in `entry` in a child process of
+/// their own ([`judge`]), and says whether one crashed too.
+fn judge_crash(name: &str, config: &Config, entry: &Path) -> Crash {
+    let Ok(dir) = Folder::new() else {
+        return Crash::NotJudged("no folder for the oracle's child process");
+    };
+    let vars = [
+        (CHILD_ENV, dir.0.as_os_str()),
+        (JUDGE_ENV, entry.as_os_str()),
+    ];
+    let Ok(ended) = child::run(name, &vars, child_bound(config)) else {
+        return Crash::NotJudged("the oracle's child process could not be started");
+    };
+    match dir.report() {
+        Some((true, n)) => n.trim().parse().map_or(
+            Crash::NotJudged("the oracle's child left no count"),
+            Crash::Unexplained,
+        ),
+        Some((false, _)) => Crash::NotJudged("the oracle's child could not read the test"),
+        None => Crash::Explained(match ended.status {
+            Some(status) => describe(status),
+            None => "it did not end and was killed".to_string(),
+        }),
+    }
+}
+
+/// The failure of a child that left no report, in words, with what the crash oracle said.
 fn died(
     type_name: &str,
     config: &Config,
     ended: &child::Ended,
     bound: Duration,
     last_test: Option<&str>,
+    crash: &Crash,
 ) -> String {
     let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "threadsafe: `{type_name}` crashed the process that checked it"
-    );
+    let headline = match crash {
+        Crash::Unexplained(_) => format!(
+            "threadsafe: `{type_name}` is not thread-safe: it crashed the process that checked it"
+        ),
+        Crash::Explained(_) => format!(
+            "threadsafe: cannot check `{type_name}`: its calls crash the process when they run \
+             one after the other too (a bug, but not a thread-safety violation)"
+        ),
+        Crash::NotJudged(_) => {
+            format!("threadsafe: `{type_name}` crashed the process that checked it")
+        }
+    };
+    let _ = writeln!(out, "{headline}");
     let how = match ended.status {
         None => format!(
             "the check did not end within {:.0} s (its budget twice, and 30 s) and was killed",
@@ -158,15 +291,22 @@ fn died(
         let label = if i == 0 { "  stderr: " } else { "          " };
         let _ = writeln!(out, "{label} {line}");
     }
+    let oracle = match crash {
+        Crash::Unexplained(n) => format!(
+            "none of the {n} sequential orders of the same calls crashes (run in a child \
+             process of their own)"
+        ),
+        Crash::Explained(how) => format!(
+            "a sequential order of the same calls crashes too ({how}): not a thread-safety \
+             violation"
+        ),
+        Crash::NotJudged(why) => format!("not judged: {why}"),
+    };
+    let _ = writeln!(out, "  oracle:  {oracle}");
     let _ = writeln!(
         out,
         "  seed:    {} (set THREADSAFE_SEED={} to generate the same tests)",
         config.seed, config.seed
-    );
-    let _ = writeln!(
-        out,
-        "  oracle:  not judged: whether a sequential order of the same calls crashes too is \
-         not checked for a crash yet"
     );
     let _ = writeln!(
         out,
@@ -195,8 +335,9 @@ fn died(
         None => {
             let _ = writeln!(
                 out,
-                "\nIt died before any concurrent test started: in a sequential run of the \
-                 generator, which is not a thread-safety violation."
+                "\nIt died in a sequential run of the generator (calls one after the other, \
+                 before or between the concurrent tests), which is not a thread-safety \
+                 violation."
             );
         }
     }
@@ -220,6 +361,7 @@ mod tests {
             &hung,
             Duration::from_secs(32),
             Some("12\n            let cut = Cell::new();\n"),
+            &Crash::NotJudged("the check was killed at its bound; it did not crash"),
         );
         assert!(text.starts_with("threadsafe: `Cell` crashed"), "{text}");
         assert!(text.contains("did not end within 32 s"), "{text}");
@@ -236,9 +378,16 @@ mod tests {
             ),
             "{text}"
         );
-        let early = died("Cell", &config, &hung, Duration::from_secs(32), None);
+        let early = died(
+            "Cell",
+            &config,
+            &hung,
+            Duration::from_secs(32),
+            None,
+            &Crash::NotJudged("no concurrent test was running"),
+        );
         assert!(
-            early.contains("before any concurrent test started"),
+            early.contains("in a sequential run of the generator"),
             "{early}"
         );
     }

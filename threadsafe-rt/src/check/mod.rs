@@ -148,6 +148,9 @@ pub fn run_test<T: Subject>(mut config: Config) {
         Ok(c) => c,
         Err(e) => panic!("threadsafe: {e}"),
     };
+    if let Some(entry) = isolate::judge_request() {
+        return isolate::judge(description::<T>(), &config, &entry);
+    }
     if config.isolation && !isolate::in_child() {
         if let Some(name) = isolate::generated_test_name() {
             // The child's check runs alone on the machine, as checks in one process do.

@@ -8,6 +8,10 @@
 //!   tried, each under the watchdog, as one may hang; the failure is a violation if none
 //!   fails "the same way": a hang for a deadlock, a panic at the same `file:line:col` for a
 //!   panic. Types that panic or deadlock sequentially are therefore never reported.
+//! - A crash (the process died by a signal while a test ran in the generated test's child
+//!   process, [`run_every_order`]): every linearization runs in a child process of its own
+//!   making; the crash is a violation only if that process survives them all. Any crash
+//!   there explains it: a signal says too little to tell two crashes apart.
 //! - Results (`results.rs`, [`Sequential`]): an execution whose calls returned values (and
 //!   the post part's observations) that no linearization gives is a violation too, as
 //!   JetBrains' lincheck checks with the class as its own sequential specification. Results
@@ -60,4 +64,22 @@ pub(crate) fn judge<T: Send + Sync + 'static>(
         }
     }
     Some(orders.len())
+}
+
+/// The crash oracle's runs: every linearization of `test`, one after the other, each under
+/// the watchdog (one may hang), whatever each comes to. Run in a child process after a crash:
+/// if one of them crashes too, the process dies, and that is the answer; returns the number
+/// of linearizations run when none did.
+pub(crate) fn run_every_order<T: Send + Sync + 'static>(
+    desc: &'static Description<T>,
+    test: &Arc<TestCase>,
+    seq: &mut SeqRunner,
+    timeout: Duration,
+) -> usize {
+    let lens: Vec<usize> = test.threads.iter().map(Vec::len).collect();
+    let orders = linearizations(&lens);
+    for order in &orders {
+        let _ = seq.run(desc, test.clone(), order.clone(), true, timeout);
+    }
+    orders.len()
 }

@@ -25,6 +25,7 @@ use crate::config::{Config, ReplayToken, REGRESSIONS_ENV};
 use crate::exec::SeqRunner;
 use crate::report::{Regressions, Report, SkippedEntry, Verdict, Written};
 use crate::subject::Description;
+use crate::testcase::TestCase;
 
 mod format;
 mod parse;
@@ -141,6 +142,35 @@ pub(super) fn record<T>(desc: &Description<T>, config: &Config, report: &mut Rep
         .regressions
         .get_or_insert_with(|| Regressions::new(path, 0))
         .written = Some(written);
+}
+
+/// `test` as a regressions file of one entry (seed and settings of `config`, `failure` as
+/// its failure line): how the generated test's child process hands the test it is running
+/// to its parent, which may have it judged ([`test_of_one_entry`]) after a crash.
+pub(super) fn one_entry<T>(
+    desc: &Description<T>,
+    config: &Config,
+    test: &TestCase,
+    failure: &str,
+) -> String {
+    let entry = Entry {
+        seed: config.seed,
+        settings: Settings::of(config),
+        failure: failure.to_string(),
+        test: text::name(desc, test),
+        schedule: None,
+    };
+    format!("{}\n{entry}", format::header(desc.name))
+}
+
+/// The test of a file [`one_entry`] wrote, in the type as `desc` describes it; an error
+/// says what is wrong with the file.
+pub(super) fn test_of_one_entry<T>(desc: &Description<T>, text: &str) -> Result<TestCase, String> {
+    let file = parse::parse(text).map_err(|e| format!("line {}: {}", e.line, e.message))?;
+    let [(_, entry)] = file.entries.as_slice() else {
+        return Err(format!("{} entries, not one", file.entries.len()));
+    };
+    text::resolve(desc, &entry.test)
 }
 
 /// `<dir>/<Type>.txt`, the type's name made file-safe (`Cache<String, u32>` →
