@@ -16,6 +16,10 @@
 //! -p threadsafe-bench --bench time_to_bug`) checks each one and its twin. No measuring code
 //! lives here: this crate is the subjects and their catalogue.
 //!
+//! [`crash`] holds races in `unsafe` code that end in a crash, with their twins: a crash
+//! ends the process that checks it, so the generated test checks them, in its child process,
+//! and they are not in [`all`].
+//!
 //! [`contege`] is the catalogue's other part: the ports of Pradel & Gross's bugs that the
 //! end-to-end tests (`threadsafe-tests`) and the benchmarks check, with `std` locks and with
 //! `threadsafe_rt::sync` ones, each with its correct twin. Those crates use them from here
@@ -26,6 +30,7 @@ use std::time::Duration;
 use threadsafe_rt::{Config, Report};
 
 pub mod contege;
+pub mod crash;
 pub mod dbcp;
 pub mod jdk;
 pub mod jfreechart;

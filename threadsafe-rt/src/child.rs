@@ -23,6 +23,8 @@ pub(crate) struct Ended {
     pub(crate) status: Option<ExitStatus>,
     /// What it wrote to stderr.
     pub(crate) stderr: String,
+    /// How long it ran.
+    pub(crate) elapsed: Duration,
 }
 
 /// Runs the test `name` of this test binary alone in a child process, with the variables
@@ -64,6 +66,7 @@ pub(crate) fn run(name: &str, vars: &[(&str, &OsStr)], bound: Duration) -> Resul
     Ok(Ended {
         status,
         stderr: String::from_utf8_lossy(&stderr).into_owned(),
+        elapsed: start.elapsed(),
     })
 }
 
@@ -142,6 +145,7 @@ mod tests {
             stderr: "running 1 test\n\nfree(): double free detected in tcache 2\n\
                      test x ... FAILED\nabc\n"
                 .to_string(),
+            elapsed: Duration::ZERO,
         };
         assert_eq!(
             ended.last_words(8),

@@ -308,6 +308,13 @@ fn died(
         "  seed:    {} (set THREADSAFE_SEED={} to generate the same tests)",
         config.seed, config.seed
     );
+    if let Some((n, _)) = last_test.and_then(|t| t.split_once('\n')) {
+        let _ = writeln!(
+            out,
+            "  found:   in test {n}, {:.3} s after its child process started",
+            ended.elapsed.as_secs_f64()
+        );
+    }
     let _ = writeln!(
         out,
         "  debug:   THREADSAFE_ISOLATION=off runs the check in the test's own process (under a \
@@ -354,6 +361,7 @@ mod tests {
         let hung = child::Ended {
             status: None,
             stderr: "running 1 test\nfree(): double free detected in tcache 2\n".to_string(),
+            elapsed: Duration::from_secs(32),
         };
         let text = died(
             "Cell",
