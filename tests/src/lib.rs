@@ -20,6 +20,7 @@
 //! |---|---|---|
 //! | [`bounded_stack`] | [`BoundedStack`](bounded_stack::BoundedStack) | correct; panics sequentially on bad input |
 //! | [`account`] | [`Account`](account::Account) | correct; deadlocks sequentially on `a.merge(&a)` |
+//! | [`blocking`] | [`BlockingQueue`](blocking::BlockingQueue), [`Latch`](blocking::Latch) | correct; calls that wait for another thread |
 //! | [`nondeterministic`] | six types | correct; results differ between runs (hash order, clocks, addresses, randomness, `ThreadId`) |
 //! | [`two_accounts`] | [`TwoAccounts`](two_accounts::TwoAccounts) | a lock-order deadlock on std locks, and no other bug |
 //!
@@ -28,6 +29,7 @@
 //! and [`temp`] gives a test a folder of its own.
 
 pub mod account;
+pub mod blocking;
 pub mod bounded_stack;
 pub mod expect;
 pub mod harness;

@@ -135,25 +135,56 @@ fn look_at_threads(me: u64, look: Look) -> Option<Vec<Still>> {
         .filter(|&t| t != me)
         .collect();
     tids.sort_unstable();
-    tids.into_iter()
-        .map(|tid| {
-            let before = if look == Look::First {
-                Some(thread_runs(tid)?)
-            } else {
-                None
-            };
-            if thread_state(tid) != ThreadState::Sleeping {
-                return None;
-            }
-            let syscall = std::fs::read_to_string(format!("/proc/self/task/{tid}/syscall")).ok()?;
-            let wait = futex_wait(&syscall)?;
-            let runs = match before {
-                Some(runs) => runs,
-                None => thread_runs(tid)?,
-            };
-            Some(Still { tid, wait, runs })
-        })
-        .collect()
+    tids.into_iter().map(|tid| look_at(tid, look)).collect()
+}
+
+/// Thread `tid`, if it sleeps in a futex wait.
+fn look_at(tid: u64, look: Look) -> Option<Still> {
+    let before = if look == Look::First {
+        Some(thread_runs(tid)?)
+    } else {
+        None
+    };
+    if thread_state(tid) != ThreadState::Sleeping {
+        return None;
+    }
+    let syscall = std::fs::read_to_string(format!("/proc/self/task/{tid}/syscall")).ok()?;
+    let wait = futex_wait(&syscall)?;
+    let runs = match before {
+        Some(runs) => runs,
+        None => thread_runs(tid)?,
+    };
+    Some(Still { tid, wait, runs })
+}
+
+/// Whether thread `tid` of this process waits for another thread: it sleeps in an untimed
+/// wait on a private futex at two looks and did not run in between, so only a thread of
+/// this process can end the wait (as in [`asleep_for_good`], for one thread). `None` where
+/// that cannot be known here (see [`can_tell_waits`]).
+pub(crate) fn waits_for_another(tid: u64) -> Option<bool> {
+    if !can_tell_waits() {
+        return None;
+    }
+    let untimed = |s: &Still| s.wait == FutexWait::Untimed;
+    let Some(first) = look_at(tid, Look::First).filter(untimed) else {
+        return Some(false);
+    };
+    Some(
+        look_at(tid, Look::Second)
+            .is_some_and(|second| untimed(&second) && second.runs == first.runs),
+    )
+}
+
+/// Whether this system says how threads wait: `/proc/thread-self` with `schedstat` and
+/// `syscall` files, on an architecture whose futex number is known here.
+pub(crate) fn can_tell_waits() -> bool {
+    static CAN: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *CAN.get_or_init(|| {
+        let tid = current_tid();
+        FUTEX.is_some()
+            && thread_runs(tid).is_some()
+            && std::fs::metadata(format!("/proc/self/task/{tid}/syscall")).is_ok()
+    })
 }
 
 /// The number of the `futex` system call on the architectures this knows.

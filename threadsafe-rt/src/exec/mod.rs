@@ -23,6 +23,7 @@ use crate::subject::Description;
 use crate::testcase::TestCase;
 
 mod batch;
+mod blocking;
 mod call;
 mod control;
 mod cores;
@@ -39,6 +40,7 @@ mod worker;
 pub(crate) use batch::stride;
 #[cfg(feature = "bench")]
 pub use batch::MAX_STRIDE;
+pub(crate) use blocking::{run_blocking, Blocking};
 pub(crate) use call::{CallOutcome, Produced};
 pub(crate) use control::{Control, ExecutionSlot};
 pub(crate) use linear::{Pace, Started};

@@ -7,7 +7,10 @@
 //! - A failed execution (Algorithm 2 of Pradel & Gross, [`judge`]): every linearization is
 //!   tried, each under the watchdog, as one may hang; the failure is a violation if none
 //!   fails "the same way": a hang for a deadlock, a panic at the same `file:line:col` for a
-//!   panic. Types that panic or deadlock sequentially are therefore never reported.
+//!   panic. Types that panic or deadlock sequentially are therefore never reported. For a
+//!   hang, a call that blocks in an order waits while the later calls of the other threads
+//!   run (`exec/blocking.rs`): an order hangs only if its blocked calls are never released,
+//!   so a lost wake-up is not explained away by the order that puts the `pop` first.
 //! - A crash (the process died by a signal while a test ran in the generated test's child
 //!   process, [`run_every_order`]): every linearization runs in a child process of its own
 //!   making; the crash is a violation only if that process survives them all. Any crash
@@ -23,7 +26,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::exec::{ExecOutcome, SeqRunner};
+use crate::exec::{run_blocking, Blocking, ExecOutcome, SeqRunner};
 use crate::subject::Description;
 use crate::testcase::TestCase;
 
@@ -47,6 +50,16 @@ pub(crate) fn judge<T: Send + Sync + 'static>(
     let lens: Vec<usize> = test.threads.iter().map(Vec::len).collect();
     let orders = linearizations(&lens);
     for order in &orders {
+        // A hang is explained only by an order that hangs even when its blocking calls wait
+        // for the later calls of the other threads (`run_blocking`), where that can be told.
+        if let ExecOutcome::Deadlock(_) = failure {
+            if let Some(ended) = run_blocking(desc, test, order, timeout) {
+                if ended == Blocking::Hung {
+                    return None;
+                }
+                continue;
+            }
+        }
         let same = match (
             seq.run(desc, test.clone(), order.clone(), true, timeout),
             failure,

@@ -1,0 +1,101 @@
+//! Correct types whose calls block until another thread acts: a queue whose `pop` waits for
+//! a `push` ([`BlockingQueue`]) and a countdown latch ([`Latch`]). The oracle judges their
+//! hangs with blocking semantics (an order that puts `pop` before the `push` that feeds it
+//! waits for it); nothing may be reported on them.
+
+use std::collections::VecDeque;
+use std::sync::{Condvar, Mutex};
+
+use threadsafe_rt::thread_safe;
+
+/// A queue whose `pop` waits for an item, looking and waiting in one critical section.
+pub struct BlockingQueue {
+    items: Mutex<VecDeque<u32>>,
+    ready: Condvar,
+}
+
+impl Default for BlockingQueue {
+    fn default() -> Self {
+        BlockingQueue::new()
+    }
+}
+
+#[thread_safe(test = false, statement_points = "always")]
+impl BlockingQueue {
+    /// An empty queue.
+    pub fn new() -> Self {
+        BlockingQueue {
+            items: Mutex::new(VecDeque::new()),
+            ready: Condvar::new(),
+        }
+    }
+
+    /// Adds `item` and wakes a waiting `pop`.
+    pub fn push(&self, item: u32) {
+        self.items.lock().unwrap().push_back(item);
+        self.ready.notify_one();
+    }
+
+    /// Takes the oldest item, waiting for one if there is none.
+    pub fn pop(&self) -> u32 {
+        let mut items = self.items.lock().unwrap();
+        loop {
+            if let Some(item) = items.pop_front() {
+                return item;
+            }
+            items = self.ready.wait(items).unwrap();
+        }
+    }
+
+    /// How many items wait.
+    pub fn len(&self) -> usize {
+        self.items.lock().unwrap().len()
+    }
+
+    /// Whether no item waits.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// A countdown latch: `wait` blocks until `count_down` was called as many times as the
+/// latch was made with.
+pub struct Latch {
+    left: Mutex<u32>,
+    zero: Condvar,
+}
+
+#[thread_safe(test = false, statement_points = "always")]
+impl Latch {
+    /// A latch that opens after `count` count-downs (at most 3).
+    pub fn new(count: u8) -> Self {
+        Latch {
+            left: Mutex::new(u32::from(count % 4)),
+            zero: Condvar::new(),
+        }
+    }
+
+    /// One count down; the last one opens the latch.
+    pub fn count_down(&self) {
+        let mut left = self.left.lock().unwrap();
+        if *left > 0 {
+            *left -= 1;
+            if *left == 0 {
+                self.zero.notify_all();
+            }
+        }
+    }
+
+    /// Waits until the latch is open.
+    pub fn wait(&self) {
+        let mut left = self.left.lock().unwrap();
+        while *left > 0 {
+            left = self.zero.wait(left).unwrap();
+        }
+    }
+
+    /// How many count-downs are left.
+    pub fn left(&self) -> u32 {
+        *self.left.lock().unwrap()
+    }
+}
