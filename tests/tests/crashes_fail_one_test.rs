@@ -151,6 +151,31 @@ fn thread_safe_aborts_sequentially_is_not_called_a_thread_safety_violation() {
     assert!(!text.contains("is not thread-safe"), "{text}");
 }
 
+/// With two hunts at once in the child, each writes down its own running test: the crash is
+/// judged against them all, never taken for a sequential one because the other hunt was
+/// between tests.
+#[test]
+fn thread_safe_aborter_with_two_hunts_is_judged() {
+    let dir = TempDir::new("crash-jobs");
+    let mut config = config(&dir);
+    config.jobs = 2;
+    let failure = panic::catch_unwind(AssertUnwindSafe(|| {
+        threadsafe_rt::__private::run_test::<Aborter>(config)
+    }))
+    .expect_err("a check whose code under test aborts fails its test");
+    let text = failure
+        .downcast_ref::<String>()
+        .expect("the failure is the report")
+        .clone();
+    assert!(
+        text.starts_with(
+            "\nthreadsafe: `Aborter` is not thread-safe: it crashed the process that checked it"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("fn aborter_crash() {"), "{text}");
+}
+
 #[test]
 fn thread_safe_counter_in_the_same_binary_passes() {
     let dir = TempDir::new("crash-twin");

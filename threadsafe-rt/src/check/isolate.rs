@@ -34,10 +34,18 @@ pub(crate) const CHILD_ENV: &str = "THREADSAFE_CHILD_DIR";
 /// (`pass` or `fail`), the report's text after it.
 const REPORT_FILE: &str = "report";
 /// The test a hunt of the child started last, as Rust, with its number; there while the
-/// test's executions run, gone while the generator runs calls one after the other.
+/// test's executions run, gone while the generator runs calls one after the other. One per
+/// hunt (`test.<hunt>`): with `THREADSAFE_JOBS`, several hunts run at once.
 const TEST_FILE: &str = "test";
-/// The same test as a regressions file of one entry, for the crash oracle.
+/// The same test as a regressions file of one entry, for the crash oracle (`entry.<hunt>`).
 const ENTRY_FILE: &str = "entry";
+
+/// The calling thread's hunt, as the child's file names tell hunts apart.
+fn hunt_id() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    thread_local!(static ID: u64 = NEXT.fetch_add(1, Ordering::Relaxed));
+    ID.with(|id| *id)
+}
 
 /// The variable that makes a child the crash oracle's: it runs every linearization of the
 /// test in the file it names (an [`ENTRY_FILE`]) and reports how many, unless one crashes.
@@ -77,6 +85,7 @@ pub(super) fn started<T>(desc: &Description<T>, config: &Config, test: &TestCase
     );
     // Each written aside and renamed over the last one: the parent never reads half a
     // test. The entry first: a test file always has its entry.
+    let id = hunt_id();
     for (file, text) in [
         (ENTRY_FILE, entry),
         (
@@ -84,9 +93,9 @@ pub(super) fn started<T>(desc: &Description<T>, config: &Config, test: &TestCase
             format!("{n}\n{}", render_body(desc, test, "            ")),
         ),
     ] {
-        let part = dir.join(format!("{file}.part"));
+        let part = dir.join(format!("{file}.{id}.part"));
         if std::fs::write(&part, text).is_ok() {
-            let _ = std::fs::rename(&part, dir.join(file));
+            let _ = std::fs::rename(&part, dir.join(format!("{file}.{id}")));
         }
     }
 }
@@ -95,7 +104,7 @@ pub(super) fn started<T>(desc: &Description<T>, config: &Config, test: &TestCase
 /// generator's sequential runs, until the next test starts.
 pub(super) fn finished() {
     if let Some(dir) = child_dir() {
-        let _ = std::fs::remove_file(dir.join(TEST_FILE));
+        let _ = std::fs::remove_file(dir.join(format!("{TEST_FILE}.{}", hunt_id())));
     }
 }
 
@@ -170,20 +179,19 @@ pub(super) fn run_child(type_name: &str, name: &str, config: &Config) -> Child {
     if let Some((passed, report)) = dir.report() {
         return Child::Ended { passed, report };
     }
-    let last_test = std::fs::read_to_string(dir.0.join(TEST_FILE)).ok();
-    let crash = match (ended.status, &last_test) {
-        (None, _) => Crash::NotJudged("the check was killed at its bound; it did not crash"),
-        (Some(_), None) => Crash::NotJudged("no concurrent test was running"),
-        (Some(_), Some(_)) => judge_crash(name, config, &dir.0.join(ENTRY_FILE)),
+    let running = dir.running();
+    let crash = match ended.status {
+        None => Crash::NotJudged("the check was killed at its bound; it did not crash"),
+        Some(_) if running.is_empty() => Crash::NotJudged("no concurrent test was running"),
+        // One test per hunt that was running: the crash is a violation only if none of
+        // them crashes in a sequential order.
+        Some(_) => running
+            .iter()
+            .map(|(id, _)| judge_crash(name, config, &dir.0.join(format!("{ENTRY_FILE}.{id}"))))
+            .fold(Crash::Unexplained(0), Crash::and),
     };
-    Child::Died(died(
-        type_name,
-        config,
-        &ended,
-        bound,
-        last_test.as_deref(),
-        &crash,
-    ))
+    let tests: Vec<String> = running.into_iter().map(|(_, test)| test).collect();
+    Child::Died(died(type_name, config, &ended, bound, &tests, &crash))
 }
 
 /// A child's folder in the temporary directory, removed when dropped.
@@ -203,6 +211,26 @@ impl Folder {
         Ok(Folder(dir))
     }
 
+    /// The tests the child's hunts were running, with their hunts' ids.
+    fn running(&self) -> Vec<(String, String)> {
+        let mut found: Vec<(String, String)> = std::fs::read_dir(&self.0)
+            .into_iter()
+            .flatten()
+            .filter_map(Result::ok)
+            .filter_map(|e| {
+                let name = e.file_name().into_string().ok()?;
+                let id = name.strip_prefix(&format!("{TEST_FILE}."))?;
+                (!id.ends_with(".part")).then(|| id.to_string())
+            })
+            .filter_map(|id| {
+                let test = std::fs::read_to_string(self.0.join(format!("{TEST_FILE}.{id}")));
+                Some((id, test.ok()?))
+            })
+            .collect();
+        found.sort();
+        found
+    }
+
     /// The report the child left: whether it passed, and the text.
     fn report(&self) -> Option<(bool, String)> {
         let text = std::fs::read_to_string(self.0.join(REPORT_FILE)).ok()?;
@@ -214,6 +242,18 @@ impl Folder {
 impl Drop for Folder {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+impl Crash {
+    /// The verdict on a crash in one of two tests: unexplained only if neither test's
+    /// sequential orders crash.
+    fn and(self, other: Crash) -> Crash {
+        match (self, other) {
+            (Crash::Unexplained(a), Crash::Unexplained(b)) => Crash::Unexplained(a + b),
+            (e @ Crash::Explained(_), _) | (_, e @ Crash::Explained(_)) => e,
+            (n @ Crash::NotJudged(_), _) | (_, n @ Crash::NotJudged(_)) => n,
+        }
     }
 }
 
@@ -259,7 +299,7 @@ fn died(
     config: &Config,
     ended: &child::Ended,
     bound: Duration,
-    last_test: Option<&str>,
+    running: &[String],
     crash: &Crash,
 ) -> String {
     let mut out = String::new();
@@ -308,10 +348,16 @@ fn died(
         "  seed:    {} (set THREADSAFE_SEED={} to generate the same tests)",
         config.seed, config.seed
     );
-    if let Some((n, _)) = last_test.and_then(|t| t.split_once('\n')) {
+    let tests: Vec<(&str, &str)> = running.iter().filter_map(|t| t.split_once('\n')).collect();
+    if let Some((n, _)) = tests.first() {
+        let also = if tests.len() > 1 {
+            format!(" (or in another of the {} hunts' tests below)", tests.len())
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             out,
-            "  found:   in test {n}, {:.3} s after its child process started",
+            "  found:   in test {n}{also}, {:.3} s after its child process started",
             ended.elapsed.as_secs_f64()
         );
     }
@@ -320,33 +366,31 @@ fn died(
         "  debug:   THREADSAFE_ISOLATION=off runs the check in the test's own process (under a \
          debugger, the crash stops there)"
     );
-    match last_test.and_then(|t| t.split_once('\n')) {
-        Some((n, body)) => {
-            let _ = writeln!(
-                out,
-                "\nThe test that was running, test {n} of the check (paste it into a test \
-                 module that sees `{type_name}`):\n\n\
-                 /// Crashed the process that ran threadsafe's check of `{type_name}` (seed {seed}, \
-                 test {n}).\n\
-                 /// It runs in a child process (`threadsafe_rt::contain`): a crash fails this test \
-                 and\n\
-                 /// leaves the test binary running.\n\
-                 #[test]\n\
-                 fn {name}_crash() {{\n    \
-                 ::threadsafe_rt::contain(|| {{\n        \
-                 for _ in 0..1000 {{\n{body}        }}\n    }});\n}}",
-                seed = config.seed,
-                name = snake(type_name),
-            );
-        }
-        None => {
-            let _ = writeln!(
-                out,
-                "\nIt died in a sequential run of the generator (calls one after the other, \
-                 before or between the concurrent tests), which is not a thread-safety \
-                 violation."
-            );
-        }
+    for (n, body) in &tests {
+        let _ = writeln!(
+            out,
+            "\nThe test that was running, test {n} of the check (paste it into a test \
+             module that sees `{type_name}`):\n\n\
+             /// Crashed the process that ran threadsafe's check of `{type_name}` (seed {seed}, \
+             test {n}).\n\
+             /// It runs in a child process (`threadsafe_rt::contain`): a crash fails this test \
+             and\n\
+             /// leaves the test binary running.\n\
+             #[test]\n\
+             fn {name}_crash() {{\n    \
+             ::threadsafe_rt::contain(|| {{\n        \
+             for _ in 0..1000 {{\n{body}        }}\n    }});\n}}",
+            seed = config.seed,
+            name = snake(type_name),
+        );
+    }
+    if tests.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nIt died in a sequential run of the generator (calls one after the other, \
+             before or between the concurrent tests), which is not a thread-safety \
+             violation."
+        );
     }
     out
 }
@@ -368,7 +412,7 @@ mod tests {
             &config,
             &hung,
             Duration::from_secs(32),
-            Some("12\n            let cut = Cell::new();\n"),
+            &["12\n            let cut = Cell::new();\n".to_string()],
             &Crash::NotJudged("the check was killed at its bound; it did not crash"),
         );
         assert!(text.starts_with("threadsafe: `Cell` crashed"), "{text}");
@@ -391,7 +435,7 @@ mod tests {
             &config,
             &hung,
             Duration::from_secs(32),
-            None,
+            &[],
             &Crash::NotJudged("no concurrent test was running"),
         );
         assert!(
