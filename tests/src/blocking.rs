@@ -1,14 +1,58 @@
-//! Correct types whose calls block until another thread acts: a queue whose `pop` waits for
-//! a `push` ([`BlockingQueue`]) and a countdown latch ([`Latch`]). The oracle judges their
-//! hangs with blocking semantics (an order that puts `pop` before the `push` that feeds it
-//! waits for it); nothing may be reported on them.
+//! Types whose calls block until another thread acts: a queue whose `pop` waits for a
+//! `push`, with a lost wake-up ([`LostWakeQueue`]) and without ([`BlockingQueue`]), and a
+//! countdown latch ([`Latch`]). The oracle judges their hangs with blocking semantics: an
+//! order that puts `pop` before the `push` that feeds it waits for it, so only a hang that
+//! no order explains is reported.
 
 use std::collections::VecDeque;
 use std::sync::{Condvar, Mutex};
 
 use threadsafe_rt::thread_safe;
 
-/// A queue whose `pop` waits for an item, looking and waiting in one critical section.
+/// A queue whose `pop` waits for an item, and misses the wake-up of a `push` that comes
+/// between its look at the queue and its wait.
+pub struct LostWakeQueue {
+    items: Mutex<VecDeque<u32>>,
+    ready: Condvar,
+}
+
+impl Default for LostWakeQueue {
+    fn default() -> Self {
+        LostWakeQueue::new()
+    }
+}
+
+#[thread_safe(test = false, statement_points = "always")]
+impl LostWakeQueue {
+    /// An empty queue.
+    pub fn new() -> Self {
+        LostWakeQueue {
+            items: Mutex::new(VecDeque::new()),
+            ready: Condvar::new(),
+        }
+    }
+
+    /// Adds `item` and wakes a waiting `pop`.
+    pub fn push(&self, item: u32) {
+        self.items.lock().unwrap().push_back(item);
+        self.ready.notify_one();
+    }
+
+    /// Takes the oldest item, waiting for one if there is none.
+    pub fn pop(&self) -> u32 {
+        loop {
+            if let Some(item) = self.items.lock().unwrap().pop_front() {
+                return item;
+            }
+            // BUG: the lock is free between the look above and the wait below: a `push`
+            // there notifies nobody, and this wait, which does not look again, misses it.
+            let items = self.items.lock().unwrap();
+            drop(self.ready.wait(items).unwrap());
+        }
+    }
+}
+
+/// [`LostWakeQueue`] with the look and the wait in one critical section.
 pub struct BlockingQueue {
     items: Mutex<VecDeque<u32>>,
     ready: Condvar,

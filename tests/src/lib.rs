@@ -20,7 +20,7 @@
 //! |---|---|---|
 //! | [`bounded_stack`] | [`BoundedStack`](bounded_stack::BoundedStack) | correct; panics sequentially on bad input |
 //! | [`account`] | [`Account`](account::Account) | correct; deadlocks sequentially on `a.merge(&a)` |
-//! | [`blocking`] | [`BlockingQueue`](blocking::BlockingQueue), [`Latch`](blocking::Latch) | correct; calls that wait for another thread |
+//! | [`blocking`] | [`LostWakeQueue`](blocking::LostWakeQueue), [`BlockingQueue`](blocking::BlockingQueue), [`Latch`](blocking::Latch) | calls that wait for another thread: a lost wake-up, and two correct types |
 //! | [`nondeterministic`] | six types | correct; results differ between runs (hash order, clocks, addresses, randomness, `ThreadId`) |
 //! | [`two_accounts`] | [`TwoAccounts`](two_accounts::TwoAccounts) | a lock-order deadlock on std locks, and no other bug |
 //!

@@ -11,7 +11,7 @@
 //! wake-up would never be reported.
 
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
@@ -19,6 +19,7 @@ use super::call::{call_shared, materialize, CallOutcome, Value};
 use super::execution::{run_post, run_prefix};
 use super::outcome::IDLE;
 use super::worker::Worker;
+use crate::hooks;
 use crate::lock::lock;
 use crate::os::{asleep_for_good, can_tell_waits, current_tid, waits_for_another};
 use crate::panics;
@@ -36,6 +37,17 @@ pub(crate) enum Blocking {
     Hung,
 }
 
+/// What [`run_blocking`] came to, with what the generator needs of a test's run.
+pub(crate) struct BlockingRun {
+    pub(crate) ended: Blocking,
+    /// From the prefix to the end.
+    pub(crate) elapsed: Duration,
+    /// Scheduling points the threads' calls reached.
+    pub(crate) points: u64,
+    /// The most one call reached.
+    pub(crate) call_points: u64,
+}
+
 /// One logical thread's progress, as its runner and the coordinator share it.
 struct Lane {
     /// Calls the coordinator let this thread start.
@@ -48,6 +60,9 @@ struct Lane {
     dead: AtomicBool,
     /// The kernel's id of the runner thread.
     tid: AtomicUsize,
+    /// Scheduling points this thread's calls reached, and the most one call reached.
+    points: AtomicU64,
+    call_points: AtomicU64,
 }
 
 struct Shared {
@@ -65,14 +80,37 @@ pub(crate) fn run_blocking<T: Send + Sync + 'static>(
     test: &Arc<TestCase>,
     order: &[usize],
     timeout: Duration,
-) -> Option<Blocking> {
+) -> Option<BlockingRun> {
     if !can_tell_waits() {
         return None;
     }
+    let start = Instant::now();
+    let ended = run_lanes(desc, test, order, timeout)?;
+    let (points, call_points) = ended.1.lanes.iter().fold((0, 0), |(p, c), l| {
+        (
+            p + l.points.load(Ordering::Acquire),
+            c.max(l.call_points.load(Ordering::Acquire)),
+        )
+    });
+    Some(BlockingRun {
+        ended: ended.0,
+        elapsed: start.elapsed(),
+        points,
+        call_points,
+    })
+}
+
+/// [`run_blocking`]'s runs, with the lanes' shared state for their counts.
+fn run_lanes<T: Send + Sync + 'static>(
+    desc: &'static Description<T>,
+    test: &Arc<TestCase>,
+    order: &[usize],
+    timeout: Duration,
+) -> Option<(Blocking, Arc<Shared>)> {
     let mut builder = Worker::spawn("threadsafe-blocking-prefix");
     let t = test.clone();
     let Some(Some(pool)) = builder.run(timeout, move || run_prefix(desc, &t)) else {
-        return Some(Blocking::Hung);
+        return None;
     };
     let pool = Arc::new(pool);
     let n = test.threads.len();
@@ -84,6 +122,8 @@ pub(crate) fn run_blocking<T: Send + Sync + 'static>(
                 done: AtomicUsize::new(0),
                 dead: AtomicBool::new(false),
                 tid: AtomicUsize::new(0),
+                points: AtomicU64::new(0),
+                call_points: AtomicU64::new(0),
             })
             .collect(),
         abort: AtomicBool::new(false),
@@ -115,13 +155,13 @@ pub(crate) fn run_blocking<T: Send + Sync + 'static>(
     if ended == Blocking::Hung {
         // The runners blocked in a call cannot be freed: they are left behind (in the
         // generated test's child process, they die with it); the others see the abort.
-        return Some(Blocking::Hung);
+        return Some((Blocking::Hung, shared));
     }
     for r in runners {
         let _ = r.join();
     }
     if test.post.is_empty() {
-        return Some(Blocking::Completed);
+        return Some((Blocking::Completed, shared));
     }
     let t = test.clone();
     let posted = builder.run(timeout, move || {
@@ -135,11 +175,12 @@ pub(crate) fn run_blocking<T: Send + Sync + 'static>(
             false,
         );
     });
-    Some(if posted.is_some() {
+    let ended = if posted.is_some() {
         Blocking::Completed
     } else {
         Blocking::Hung
-    })
+    };
+    Some((ended, shared))
 }
 
 /// A runner: thread `t`'s calls, each when the coordinator allows it.
@@ -169,10 +210,14 @@ fn lane_body<T>(
             return;
         }
         lane.started.store(k + 1, Ordering::Release);
+        let before = hooks::points_seen();
         let o = match panics::catch(|| materialize(desc, call)) {
             Ok(fresh) => call_shared(desc, call, pool, scope, &mut local, fresh, false),
             Err(p) => CallOutcome::Panic(p),
         };
+        let points = hooks::points_seen() - before;
+        lane.points.fetch_add(points, Ordering::AcqRel);
+        lane.call_points.fetch_max(points, Ordering::AcqRel);
         if !matches!(o, CallOutcome::Ok(..)) {
             lane.dead.store(true, Ordering::Release);
         }
@@ -337,14 +382,14 @@ mod tests {
         // one call after the other, it would hang.
         for order in [[0, 1], [1, 0]] {
             assert_eq!(
-                run_blocking(desc, &pair, &order, TIMEOUT),
+                run_blocking(desc, &pair, &order, TIMEOUT).map(|r| r.ended),
                 Some(Blocking::Completed),
                 "{order:?}"
             );
         }
         // Two `take`s and no `give`: nothing releases them.
         assert_eq!(
-            run_blocking(desc, &test(take, take), &[0, 1], TIMEOUT),
+            run_blocking(desc, &test(take, take), &[0, 1], TIMEOUT).map(|r| r.ended),
             Some(Blocking::Hung)
         );
     }

@@ -49,6 +49,9 @@ struct Prefix {
     suffixes: Vec<Vec<Call>>,
     /// Output types of each suffix (scope `Thread(0)`).
     suffix_vars: Vec<VarTypes>,
+    /// Whether each suffix ends in a call that blocks after the prefix alone (a `pop` on an
+    /// empty queue): it runs only beside a suffix that releases it.
+    blocks: Vec<bool>,
 }
 
 impl Prefix {
@@ -60,9 +63,24 @@ impl Prefix {
             instances: 0,
             suffixes: Vec::new(),
             suffix_vars: Vec::new(),
+            blocks: Vec::new(),
         }
     }
 }
+
+/// What a sequential run of a test under construction came to.
+enum Validated {
+    /// Every call ran; what the last one made.
+    Ran(Produced),
+    /// A call panicked, declined or could not be made.
+    Failed,
+    /// The run hung (its last call, since the calls before it ran before).
+    Hung,
+}
+
+/// Suffixes per prefix that may end in a blocking call: each costs a hang when it is made
+/// (seen at once where the kernel says so), and a few give the tests a lost wake-up needs.
+const BLOCKING_SUFFIXES: usize = 2;
 
 /// The shape of a call: the operation, and for each argument whether it is the receiver
 /// itself, another instance, or a value. A call that hung once (a sequential deadlock such
@@ -202,11 +220,12 @@ impl<'c, T: Send + Sync + 'static> Generator<'c, T> {
             if self.prefixes[p].suffixes.len() >= self.config.suffixes {
                 continue;
             }
-            let Some((suffix, vars)) = self.new_suffix(p, runner) else {
+            let Some((suffix, vars, blocks)) = self.new_suffix(p, runner) else {
                 continue;
             };
             self.prefixes[p].suffixes.push(suffix);
             self.prefixes[p].suffix_vars.push(vars);
+            self.prefixes[p].blocks.push(blocks);
             self.make_tests(p, runner);
         }
     }
@@ -320,7 +339,8 @@ impl<'c, T: Send + Sync + 'static> Generator<'c, T> {
         true
     }
 
-    /// Runs `test` sequentially; the produced output of its last call if every call ran.
+    /// Runs `test` sequentially; the produced output of its last call if every call ran. A
+    /// last call that hangs is remembered by its shape and not tried again.
     fn validate(
         &mut self,
         test: &TestCase,
@@ -330,6 +350,19 @@ impl<'c, T: Send + Sync + 'static> Generator<'c, T> {
         if self.hung.contains(&shape(last)) {
             return None;
         }
+        match self.validate_or_hang(test, runner) {
+            Validated::Ran(produced) => Some(produced),
+            Validated::Failed => None,
+            Validated::Hung => {
+                self.hung.insert(shape(last));
+                None
+            }
+        }
+    }
+
+    /// [`validate`](Self::validate), telling a hang from a failure, remembering neither and
+    /// whatever hung before.
+    fn validate_or_hang(&mut self, test: &TestCase, runner: &mut SeqRunner) -> Validated {
         let order = serial_order(test);
         match runner.run(
             self.desc,
@@ -338,35 +371,41 @@ impl<'c, T: Send + Sync + 'static> Generator<'c, T> {
             true,
             self.seq_timeout,
         ) {
-            None => {
-                self.hung.insert(shape(last));
-                None
-            }
+            None => Validated::Hung,
             Some((run, _)) if run.all_ok() => match run.last() {
-                Some(CallOutcome::Ok(p, _)) => Some(*p),
-                _ => None,
+                Some(CallOutcome::Ok(p, _)) => Validated::Ran(*p),
+                _ => Validated::Failed,
             },
-            Some(_) => None,
+            Some(_) => Validated::Failed,
         }
     }
 
-    fn new_suffix(&mut self, p: usize, runner: &mut SeqRunner) -> Option<(Vec<Call>, VarTypes)> {
+    fn new_suffix(
+        &mut self,
+        p: usize,
+        runner: &mut SeqRunner,
+    ) -> Option<(Vec<Call>, VarTypes, bool)> {
         let concurrent = self.desc.concurrent_methods();
         let choices = vec![concurrent; self.config.cut_call_tries];
-        self.build_suffix(p, &choices, runner)
+        self.build_suffix(p, &choices, runner, true)
     }
 
     /// A suffix on prefix `p`: per entry of `choices`, a call of a random method among the
-    /// entry's, kept if the suffix still runs sequentially. `None` if no call was kept.
+    /// entry's, kept if the suffix still runs sequentially. With `may_block`, a call that
+    /// hangs there instead ends the suffix, which then blocks (at most
+    /// `BLOCKING_SUFFIXES` per prefix): another thread's calls may release it. `None` if no
+    /// call was kept.
     fn build_suffix(
         &mut self,
         p: usize,
         choices: &[Vec<usize>],
         runner: &mut SeqRunner,
-    ) -> Option<(Vec<Call>, VarTypes)> {
+        may_block: bool,
+    ) -> Option<(Vec<Call>, VarTypes, bool)> {
         let mut suffix: Vec<Call> = Vec::new();
         let mut vars = self.prefixes[p].vars.clone();
         let scope = Scope::Thread(0);
+        let mut blocks = false;
         for methods in choices {
             let instances = self.prefixes[p].instances;
             let Some(mut call) = self.call_cut(methods, instances, scope, &vars) else {
@@ -379,8 +418,25 @@ impl<'c, T: Send + Sync + 'static> Generator<'c, T> {
                 threads: vec![calls],
                 post: Vec::new(),
             };
-            let Some(produced) = self.validate(&test, &call, runner) else {
+            // A call that hung before (in a prefix, a post part, or in as many suffixes as may
+            // block) is not tried again, unless this suffix may still end in one.
+            let blocking = self.prefixes[p].blocks.iter().filter(|b| **b).count();
+            let may_block = may_block && blocking < BLOCKING_SUFFIXES;
+            if !may_block && self.hung.contains(&shape(&call)) {
                 continue;
+            }
+            let produced = match self.validate_or_hang(&test, runner) {
+                Validated::Ran(produced) => produced,
+                Validated::Failed => continue,
+                Validated::Hung if may_block => {
+                    suffix.push(call);
+                    blocks = true;
+                    break;
+                }
+                Validated::Hung => {
+                    self.hung.insert(shape(&call));
+                    continue;
+                }
             };
             if let Produced::Value(ty) = produced {
                 let index = suffix
@@ -396,7 +452,7 @@ impl<'c, T: Send + Sync + 'static> Generator<'c, T> {
             return None;
         }
         vars.0.retain(|(v, _)| v.scope == scope);
-        Some((suffix, vars))
+        Some((suffix, vars, blocks))
     }
 
     /// The callCUT task: a random method among `methods`, a receiver from the pool, and

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use rand::Rng;
 
 use super::{rescope, shape, Generator, ReadyTest};
-use crate::exec::{serial_order, CallOutcome, Produced, SeqRunner};
+use crate::exec::{run_blocking, serial_order, Blocking, CallOutcome, Produced, SeqRunner};
 use crate::subject::{Description, ParamKind};
 use crate::testcase::{Arg, Call, Out, Scope, TestCase, VarRef};
 
@@ -20,16 +20,30 @@ impl<T: Send + Sync + 'static> Generator<'_, T> {
     pub(super) fn make_tests(&mut self, p: usize, runner: &mut SeqRunner) {
         let n = self.prefixes[p].suffixes.len();
         let newest = n - 1;
+        if self.prefixes[p].blocks[newest] {
+            // A suffix that blocks runs first, beside each suffix that does not, which may
+            // release it: in the order the generator runs a test (thread 0's calls, then
+            // thread 1's) it waits for the other thread (`exec::run_blocking`).
+            let releasers: Vec<usize> = (0..newest)
+                .filter(|&o| !self.prefixes[p].blocks[o])
+                .collect();
+            for other in releasers {
+                let first = self.prefixes[p].suffixes[newest].clone();
+                let second = self.prefixes[p].suffixes[other].clone();
+                self.push_pair(p, &first, &second, runner, true);
+            }
+            return;
+        }
         for other in 0..n {
             let first = self.prefixes[p].suffixes[other].clone();
             let second = self.prefixes[p].suffixes[newest].clone();
-            self.push_pair(p, &first, &second, runner);
+            self.push_pair(p, &first, &second, runner, false);
             // The same pair again with the newest suffix's fresh values made the same as the
             // other's: two threads on one key (both inserting it, one inserting it while the
             // other looks it up), which suffixes drawing their keys apart rarely are.
             if other != newest {
                 if let Some(same) = shared_keys(self.desc, &first, &second) {
-                    self.push_pair(p, &first, &same, runner);
+                    self.push_pair(p, &first, &same, runner, false);
                 }
             }
         }
@@ -39,13 +53,21 @@ impl<T: Send + Sync + 'static> Generator<'_, T> {
         let prefix = &self.prefixes[p];
         if let Some(mirror) = mirrored(&prefix.suffixes[newest]) {
             let first = prefix.suffixes[newest].clone();
-            self.push_pair(p, &first, &mirror, runner);
+            self.push_pair(p, &first, &mirror, runner, false);
         }
     }
 
     /// Makes a test of `first` and `second` on the first two threads (more threads run
-    /// suffixes of prefix `p` drawn at random) and readies it.
-    fn push_pair(&mut self, p: usize, first: &[Call], second: &[Call], runner: &mut SeqRunner) {
+    /// suffixes of prefix `p` drawn at random) and readies it; `first_blocks`: `first` ends
+    /// in a call that blocks until another thread's call releases it.
+    fn push_pair(
+        &mut self,
+        p: usize,
+        first: &[Call],
+        second: &[Call],
+        runner: &mut SeqRunner,
+        first_blocks: bool,
+    ) {
         let n = self.prefixes[p].suffixes.len();
         let mut threads = vec![
             rescope(first, Scope::Thread(0)),
@@ -61,7 +83,12 @@ impl<T: Send + Sync + 'static> Generator<'_, T> {
             threads,
             post: Vec::new(),
         };
-        if let Some(ready) = self.with_post(p, test, runner) {
+        let ready = if first_blocks {
+            self.blocking_test(test)
+        } else {
+            self.with_post(p, test, runner)
+        };
+        if let Some(ready) = ready {
             self.ready.push(ready);
         }
     }
@@ -139,6 +166,24 @@ impl<T: Send + Sync + 'static> Generator<'_, T> {
             seq_time,
             points,
             call_points: base.call_points,
+            target: None,
+        })
+    }
+}
+
+impl<T: Send + Sync + 'static> Generator<'_, T> {
+    /// A test whose thread 0 blocks when its calls run strictly one after the other, if
+    /// they complete when the blocked call waits for the other threads' calls (thread 0's
+    /// `pop` released by thread 1's `push`); without a post part.
+    fn blocking_test(&mut self, test: TestCase) -> Option<ReadyTest> {
+        let order = serial_order(&test);
+        let test = Arc::new(test);
+        let run = run_blocking(self.desc, &test, &order, self.seq_timeout)?;
+        (run.ended == Blocking::Completed).then_some(ReadyTest {
+            test,
+            seq_time: run.elapsed,
+            points: run.points,
+            call_points: run.call_points,
             target: None,
         })
     }

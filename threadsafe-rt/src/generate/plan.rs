@@ -34,11 +34,12 @@ impl<T: Send + Sync + 'static> Generator<'_, T> {
             while choices.len() < self.config.cut_call_tries {
                 choices.push(concurrent.clone());
             }
-            let (suffix, _) = self.build_suffix(p, &choices, runner)?;
+            let (suffix, _, _) = self.build_suffix(p, &choices, runner, false)?;
             threads.push(rescope(&suffix, Scope::Thread(threads.len())));
         }
         while threads.len() < self.config.threads {
-            let (suffix, _) = self.new_suffix(p, runner)?;
+            let choices = vec![concurrent.clone(); self.config.cut_call_tries];
+            let (suffix, _, _) = self.build_suffix(p, &choices, runner, false)?;
             threads.push(rescope(&suffix, Scope::Thread(threads.len())));
         }
         let test = TestCase {

@@ -53,8 +53,8 @@ pub(crate) fn judge<T: Send + Sync + 'static>(
         // A hang is explained only by an order that hangs even when its blocking calls wait
         // for the later calls of the other threads (`run_blocking`), where that can be told.
         if let ExecOutcome::Deadlock(_) = failure {
-            if let Some(ended) = run_blocking(desc, test, order, timeout) {
-                if ended == Blocking::Hung {
+            if let Some(run) = run_blocking(desc, test, order, timeout) {
+                if run.ended == Blocking::Hung {
                     return None;
                 }
                 continue;
