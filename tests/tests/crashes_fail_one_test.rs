@@ -11,7 +11,7 @@ use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::Duration;
 
-use threadsafe_rt::{thread_safe, Config};
+use threadsafe_rt::{thread_safe, Config, Subject};
 use threadsafe_tests::temp::TempDir;
 
 /// A counter whose `bump` aborts the process when two calls overlap: what a race in
@@ -84,18 +84,23 @@ fn config(dir: &TempDir) -> Config {
     config
 }
 
+/// The report with which the generated test's entry fails for `T` under `config`.
+fn failed_test<T: Subject>(config: Config) -> String {
+    let failure = panic::catch_unwind(AssertUnwindSafe(|| {
+        threadsafe_rt::__private::run_test::<T>(config)
+    }))
+    .expect_err("a check whose code under test crashes fails its test");
+    failure
+        .downcast_ref::<String>()
+        .expect("the failure is the report")
+        .clone()
+}
+
 #[test]
 fn thread_safe_aborter_fails_its_test_with_a_report() {
     let dir = TempDir::new("crash");
     // In the child this aborts the process; in this process it is the child's death.
-    let failure = panic::catch_unwind(AssertUnwindSafe(|| {
-        threadsafe_rt::__private::run_test::<Aborter>(config(&dir))
-    }))
-    .expect_err("a check whose code under test aborts fails its test");
-    let text = failure
-        .downcast_ref::<String>()
-        .expect("the failure is the report")
-        .clone();
+    let text = failed_test::<Aborter>(config(&dir));
     assert!(
         text.contains("killed by signal 6 (SIGABRT: an abort)"),
         "{text}"
@@ -126,14 +131,7 @@ fn thread_safe_aborter_fails_its_test_with_a_report() {
 #[test]
 fn thread_safe_aborts_sequentially_is_not_called_a_thread_safety_violation() {
     let dir = TempDir::new("crash-sequential");
-    let failure = panic::catch_unwind(AssertUnwindSafe(|| {
-        threadsafe_rt::__private::run_test::<AbortsSequentially>(config(&dir))
-    }))
-    .expect_err("a check that cannot go on past a crash fails its test");
-    let text = failure
-        .downcast_ref::<String>()
-        .expect("the failure is the report")
-        .clone();
+    let text = failed_test::<AbortsSequentially>(config(&dir));
     assert!(
         text.starts_with(
             "\nthreadsafe: cannot check `AbortsSequentially`: its calls crash the process when \
@@ -159,14 +157,7 @@ fn thread_safe_aborter_with_two_hunts_is_judged() {
     let dir = TempDir::new("crash-jobs");
     let mut config = config(&dir);
     config.jobs = 2;
-    let failure = panic::catch_unwind(AssertUnwindSafe(|| {
-        threadsafe_rt::__private::run_test::<Aborter>(config)
-    }))
-    .expect_err("a check whose code under test aborts fails its test");
-    let text = failure
-        .downcast_ref::<String>()
-        .expect("the failure is the report")
-        .clone();
+    let text = failed_test::<Aborter>(config);
     assert!(
         text.starts_with(
             "\nthreadsafe: `Aborter` is not thread-safe: it crashed the process that checked it"
