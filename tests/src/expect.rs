@@ -127,3 +127,19 @@ pub fn reproducer(report: &Report, calls: &[&str]) {
         );
     }
 }
+
+/// The report with which the generated test's entry (`run_test`, in a child process of the
+/// test binary when called from a test named `thread_safe_…`) fails for `T` under `config`.
+///
+/// # Panics
+/// If the generated test passes, or fails with something other than its report.
+pub fn failed_generated_test<T: threadsafe_rt::Subject>(config: threadsafe_rt::Config) -> String {
+    let failure = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        threadsafe_rt::__private::run_test::<T>(config)
+    }))
+    .expect_err("the generated test fails");
+    failure
+        .downcast_ref::<String>()
+        .expect("the failure is the report")
+        .clone()
+}

@@ -7,11 +7,11 @@
 
 #![allow(clippy::new_without_default)]
 
-use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::Duration;
 
-use threadsafe_rt::{thread_safe, Config, Subject};
+use threadsafe_rt::{thread_safe, Config};
+use threadsafe_tests::expect;
 use threadsafe_tests::temp::TempDir;
 
 /// A counter whose `bump` aborts the process when two calls overlap: what a race in
@@ -84,23 +84,11 @@ fn config(dir: &TempDir) -> Config {
     config
 }
 
-/// The report with which the generated test's entry fails for `T` under `config`.
-fn failed_test<T: Subject>(config: Config) -> String {
-    let failure = panic::catch_unwind(AssertUnwindSafe(|| {
-        threadsafe_rt::__private::run_test::<T>(config)
-    }))
-    .expect_err("a check whose code under test crashes fails its test");
-    failure
-        .downcast_ref::<String>()
-        .expect("the failure is the report")
-        .clone()
-}
-
 #[test]
 fn thread_safe_aborter_fails_its_test_with_a_report() {
     let dir = TempDir::new("crash");
     // In the child this aborts the process; in this process it is the child's death.
-    let text = failed_test::<Aborter>(config(&dir));
+    let text = expect::failed_generated_test::<Aborter>(config(&dir));
     assert!(
         text.contains("killed by signal 6 (SIGABRT: an abort)"),
         "{text}"
@@ -131,7 +119,7 @@ fn thread_safe_aborter_fails_its_test_with_a_report() {
 #[test]
 fn thread_safe_aborts_sequentially_is_not_called_a_thread_safety_violation() {
     let dir = TempDir::new("crash-sequential");
-    let text = failed_test::<AbortsSequentially>(config(&dir));
+    let text = expect::failed_generated_test::<AbortsSequentially>(config(&dir));
     assert!(
         text.starts_with(
             "\nthreadsafe: cannot check `AbortsSequentially`: its calls crash the process when \
@@ -157,7 +145,7 @@ fn thread_safe_aborter_with_two_hunts_is_judged() {
     let dir = TempDir::new("crash-jobs");
     let mut config = config(&dir);
     config.jobs = 2;
-    let text = failed_test::<Aborter>(config);
+    let text = expect::failed_generated_test::<Aborter>(config);
     assert!(
         text.starts_with(
             "\nthreadsafe: `Aborter` is not thread-safe: it crashed the process that checked it"

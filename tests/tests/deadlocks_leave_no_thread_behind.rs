@@ -5,10 +5,10 @@
 //! process leaves its blocked threads here, which is what the child spares the user's other
 //! tests. One test in this binary, so that no other test's threads change the count.
 
-use std::panic::{self, AssertUnwindSafe};
 use std::time::Duration;
 
 use threadsafe_rt::{Config, Failure};
+use threadsafe_tests::expect;
 use threadsafe_tests::temp::TempDir;
 use threadsafe_tests::two_accounts::TwoAccounts;
 
@@ -31,14 +31,7 @@ fn thread_safe_two_accounts_deadlock_is_reported_and_leaves_no_thread_here() {
     config.budget = BUDGET;
     config.regressions = Some(dir.path().to_path_buf());
     let before = threads();
-    let failure = panic::catch_unwind(AssertUnwindSafe(|| {
-        threadsafe_rt::__private::run_test::<TwoAccounts>(config.clone())
-    }))
-    .expect_err("a check that finds a deadlock fails its test");
-    let text = failure
-        .downcast_ref::<String>()
-        .expect("the failure is the report")
-        .clone();
+    let text = expect::failed_generated_test::<TwoAccounts>(config.clone());
     assert!(text.contains("deadlock: thread 1 in `to_"), "{text}");
     assert!(text.contains("thread 2 in `to_"), "{text}");
     assert!(text.contains("cut.to_a("), "the reproducer:\n{text}");

@@ -9,11 +9,11 @@
 //! Free-running finds: each test's budget found its crash in 100 runs of 100 beside a busy
 //! process, and seeds 0–9 in 10 of 10 (`THREADSAFE_SEED=k`, decision 0086).
 
-use std::panic::{self, AssertUnwindSafe};
 use std::time::Duration;
 
 use threadsafe_corpus::crash::{buffer::Buffer, slot::Slot, swap_cell::SwapCell};
 use threadsafe_rt::{Config, Subject};
+use threadsafe_tests::expect;
 use threadsafe_tests::temp::TempDir;
 
 /// The report of the generated test of `T`, which must fail.
@@ -22,14 +22,7 @@ fn failed_check<T: Subject>(name: &str) -> String {
     let mut config = Config::default();
     config.budget = Duration::from_secs(10);
     config.regressions = Some(dir.path().to_path_buf());
-    let failure = panic::catch_unwind(AssertUnwindSafe(|| {
-        threadsafe_rt::__private::run_test::<T>(config)
-    }))
-    .expect_err("a check whose code under test crashes fails its test");
-    failure
-        .downcast_ref::<String>()
-        .expect("the failure is the report")
-        .clone()
+    expect::failed_generated_test::<T>(config)
 }
 
 /// Asserts what every crash report says: a thread-safety violation that crashed the
