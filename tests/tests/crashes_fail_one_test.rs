@@ -114,6 +114,22 @@ fn thread_safe_aborter_fails_its_test_with_a_report() {
         "the test as Rust:\n{text}"
     );
     assert!(text.contains("cut.bump()"), "the test as Rust:\n{text}");
+    // The crashing test is in the regressions file, with the crash as its failure, and the
+    // next check replays it first (it crashes again, and is judged again).
+    assert!(text.contains("regressions: written to "), "{text}");
+    let file = std::fs::read_to_string(dir.path().join("Aborter.txt")).expect("the file");
+    assert!(
+        file.contains("  failure: crash: the process was killed by signal 6 (SIGABRT: an abort)"),
+        "{file}"
+    );
+    let again = expect::failed_generated_test::<Aborter>(config(&dir));
+    assert!(
+        again.starts_with(
+            "\nthreadsafe: `Aborter` is not thread-safe: it crashed the process that checked it"
+        ),
+        "{again}"
+    );
+    assert!(again.contains("  regressions: "), "{again}");
 }
 
 #[test]

@@ -17,11 +17,12 @@ use std::time::Duration;
 
 use std::sync::Arc;
 
-use super::regressions::{one_entry, test_of_one_entry};
+use super::regressions::{one_entry, record_crash, test_of_one_entry};
 use crate::child::{self, describe};
 use crate::config::Config;
 use crate::exec::SeqRunner;
 use crate::oracle;
+use crate::report::Written;
 use crate::report::{render_body, snake};
 use crate::subject::Description;
 use crate::testcase::TestCase;
@@ -190,8 +191,41 @@ pub(super) fn run_child(type_name: &str, name: &str, config: &Config) -> Child {
             .map(|(id, _)| judge_crash(name, config, &dir.0.join(format!("{ENTRY_FILE}.{id}"))))
             .fold(Crash::Unexplained(0), Crash::and),
     };
+    let recorded = match (&crash, running.as_slice(), &config.regressions) {
+        // A crash no sequential order explains, in the one test that was running: its
+        // test goes to the regressions file, replayed first by every later check.
+        (Crash::Unexplained(_), [(id, _)], Some(regressions)) => {
+            std::fs::read_to_string(dir.0.join(format!("{ENTRY_FILE}.{id}")))
+                .ok()
+                .map(|entry| {
+                    let failure = match ended.status {
+                        Some(status) => format!("crash: {}", describe(status)),
+                        None => "crash".to_string(),
+                    };
+                    record_crash(regressions, type_name, &entry, &failure)
+                })
+        }
+        _ => None,
+    };
     let tests: Vec<String> = running.into_iter().map(|(_, test)| test).collect();
-    Child::Died(died(type_name, config, &ended, bound, &tests, &crash))
+    let mut text = died(type_name, config, &ended, bound, &tests, &crash);
+    if let Some((path, written)) = recorded {
+        let path = path.display();
+        let line = match written {
+            Written::Appended(line) => format!(
+                "  regressions: written to {path} (entry at line {line}): commit it, and every \
+                 check replays it first"
+            ),
+            Written::AlreadyThere(line) => {
+                format!("  regressions: already in {path} (entry at line {line})")
+            }
+            Written::Failed(why) => format!("  regressions: not written: {why}"),
+        };
+        // After the report's header lines, before the test as Rust.
+        let at = text.find("\n\n").map_or(text.len(), |i| i + 1);
+        text.insert_str(at, &format!("{line}\n"));
+    }
+    Child::Died(text)
 }
 
 /// A child's folder in the temporary directory, removed when dropped.

@@ -173,6 +173,32 @@ pub(super) fn test_of_one_entry<T>(desc: &Description<T>, text: &str) -> Result<
     text::resolve(desc, &entry.test)
 }
 
+/// Writes the test of a file [`one_entry`] wrote to `desc`'s regressions file in `dir`, with
+/// `failure` as its failure line: a crash the oracle judged, so that every later check
+/// replays its test first. Where the file is, and what became of the entry.
+pub(super) fn record_crash(
+    dir: &Path,
+    type_name: &str,
+    entry_text: &str,
+    failure: &str,
+) -> (PathBuf, Written) {
+    let path = path(dir, type_name);
+    let written = match parse::parse(entry_text) {
+        Ok(file) => match file.entries.into_iter().next() {
+            Some((_, mut entry)) => {
+                entry.failure = failure.to_string();
+                append(&path, type_name, &entry)
+            }
+            None => Written::Failed("the crashing test was not written down".to_string()),
+        },
+        Err(e) => Written::Failed(format!(
+            "the crashing test's entry, line {}: {}",
+            e.line, e.message
+        )),
+    };
+    (path, written)
+}
+
 /// `<dir>/<Type>.txt`, the type's name made file-safe (`Cache<String, u32>` →
 /// `Cache_String_u32.txt`).
 fn path(dir: &Path, type_name: &str) -> PathBuf {

@@ -63,6 +63,8 @@ impl<T: Send + Sync + 'static> Replayer<'_, T> {
         hunt.replayable = false;
         let controlled = entry.schedule.is_some() || hunt.controlled(&ready);
         report.tests += 1;
+        // In the generated test's child, a crash while the entry runs is the entry's.
+        super::super::isolate::started(self.desc, &config, &ready.test, report.tests);
         // Under control: the failing execution alone, then its batch again (which replays
         // the executions before it too: PCT learns from them); free-running: one batch.
         let batches = match (controlled, entry.schedule) {
@@ -95,6 +97,9 @@ impl<T: Send + Sync + 'static> Replayer<'_, T> {
                 found = Replayed::Found;
                 break;
             }
+        }
+        if !matches!(found, Replayed::Found) {
+            super::super::isolate::finished();
         }
         report.abandoned_threads += hunt.abandoned();
         found
