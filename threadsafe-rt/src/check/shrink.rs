@@ -16,7 +16,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::hunt::Hunt;
-use crate::exec::{run_blocking, serial_order, Blocking};
+use crate::exec::serial_order;
 use crate::generate::ReadyTest;
 use crate::report::{Ended, Failure, Report, Shrunk, Verdict, Violation};
 use crate::subject::ParamKind;
@@ -209,10 +209,7 @@ impl<T: Send + Sync + 'static> Hunt<'_, T> {
         let test = Arc::new(test);
         let timeout = self.config.hang_timeout(None);
         let order = serial_order(&test);
-        let ready = match self
-            .seq
-            .run(self.desc, test.clone(), order.clone(), true, timeout)
-        {
+        let ready = match self.seq.run(self.desc, test.clone(), order, true, timeout) {
             Some((run, _)) if !run.all_ok() => return None,
             Some((run, seq_time)) => ReadyTest {
                 test,
@@ -223,19 +220,7 @@ impl<T: Send + Sync + 'static> Hunt<'_, T> {
             },
             // A candidate whose first thread blocks until another thread's call releases it,
             // as the generator makes for a lost wake-up.
-            None => {
-                let run = run_blocking(self.desc, &test, &order, timeout)?;
-                if run.ended != Blocking::Completed {
-                    return None;
-                }
-                ReadyTest {
-                    test,
-                    seq_time: run.elapsed,
-                    points: run.points,
-                    call_points: run.call_points,
-                    target: None,
-                }
-            }
+            None => ReadyTest::blocking(self.desc, test, timeout, &mut self.seq)?,
         };
         let mut scratch = Report::new(self.desc.name(), self.config.seed, Vec::new());
         let deadline = std::mem::replace(&mut self.deadline, until);

@@ -18,6 +18,7 @@ use std::time::{Duration, Instant};
 use super::call::{call_shared, materialize, CallOutcome, Value};
 use super::execution::{run_post, run_prefix};
 use super::outcome::IDLE;
+use super::sequential::SeqRunner;
 use super::worker::Worker;
 use crate::hooks;
 use crate::lock::lock;
@@ -72,20 +73,22 @@ struct Shared {
     gate: (Mutex<()>, Condvar),
 }
 
-/// Runs `test` in `order` with blocking semantics; `None` where this system cannot tell a
-/// blocked thread from a slow one (the caller then runs the order strictly one call after
-/// the other).
+/// Runs `test` in `order` with blocking semantics, its prefix and post part on `seq`'s
+/// watched worker; `None` where this system cannot tell a blocked thread from a slow one
+/// (the caller then runs the order strictly one call after the other), or when the prefix
+/// does not run.
 pub(crate) fn run_blocking<T: Send + Sync + 'static>(
     desc: &'static Description<T>,
     test: &Arc<TestCase>,
     order: &[usize],
     timeout: Duration,
+    seq: &mut SeqRunner,
 ) -> Option<BlockingRun> {
     if !can_tell_waits() {
         return None;
     }
     let start = Instant::now();
-    let ended = run_lanes(desc, test, order, timeout)?;
+    let ended = run_lanes(desc, test, order, timeout, seq.worker())?;
     let (points, call_points) = ended.1.lanes.iter().fold((0, 0), |(p, c), l| {
         (
             p + l.points.load(Ordering::Acquire),
@@ -106,10 +109,10 @@ fn run_lanes<T: Send + Sync + 'static>(
     test: &Arc<TestCase>,
     order: &[usize],
     timeout: Duration,
+    worker: &mut Worker,
 ) -> Option<(Blocking, Arc<Shared>)> {
-    let mut builder = Worker::spawn("threadsafe-blocking-prefix");
     let t = test.clone();
-    let Some(Some(pool)) = builder.run(timeout, move || run_prefix(desc, &t)) else {
+    let Some(Some(pool)) = worker.run(timeout, move || run_prefix(desc, &t)) else {
         return None;
     };
     let pool = Arc::new(pool);
@@ -164,7 +167,7 @@ fn run_lanes<T: Send + Sync + 'static>(
         return Some((Blocking::Completed, shared));
     }
     let t = test.clone();
-    let posted = builder.run(timeout, move || {
+    let posted = worker.run(timeout, move || {
         let mut results = Vec::new();
         run_post(
             desc,
@@ -314,6 +317,7 @@ mod tests {
     use std::time::Duration;
 
     use super::{run_blocking, Blocking};
+    use crate::exec::SeqRunner;
     use crate::os::can_tell_waits;
     use crate::subject::description;
     use crate::testcase::{Call, Made, OpId, Out, TestCase};
@@ -378,18 +382,19 @@ mod tests {
         let (take, give) = (0, 1);
         assert_eq!(desc.methods[take].name, "take");
         let pair = test(take, give);
+        let mut seq = SeqRunner::new();
         // `take` first blocks, `give` runs and releases it: the order completes. Run strictly
         // one call after the other, it would hang.
         for order in [[0, 1], [1, 0]] {
             assert_eq!(
-                run_blocking(desc, &pair, &order, TIMEOUT).map(|r| r.ended),
+                run_blocking(desc, &pair, &order, TIMEOUT, &mut seq).map(|r| r.ended),
                 Some(Blocking::Completed),
                 "{order:?}"
             );
         }
         // Two `take`s and no `give`: nothing releases them.
         assert_eq!(
-            run_blocking(desc, &test(take, take), &[0, 1], TIMEOUT).map(|r| r.ended),
+            run_blocking(desc, &test(take, take), &[0, 1], TIMEOUT, &mut seq).map(|r| r.ended),
             Some(Blocking::Hung)
         );
     }

@@ -143,6 +143,12 @@ impl SeqRunner {
         }
     }
 
+    /// The watched worker, for the other sequential runs of `exec` (a blocking order's
+    /// prefix and post part); a job that hangs there is abandoned and counted here.
+    pub(super) fn worker(&mut self) -> &mut Worker {
+        &mut self.worker
+    }
+
     /// [`run`](Self::run) with the operations of each call recorded (MAP-coverage's
     /// sequential runs of the methods).
     pub(crate) fn run_recorded<T: Send + Sync + 'static>(

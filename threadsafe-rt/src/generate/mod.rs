@@ -18,7 +18,7 @@ use crate::config::Config;
 use crate::config::Guide;
 use crate::coverage::map::PatternKey;
 use crate::coverage::Tracker;
-use crate::exec::{serial_order, CallOutcome, Produced, SeqRunner};
+use crate::exec::{run_blocking, serial_order, Blocking, CallOutcome, Produced, SeqRunner};
 use crate::subject::{Description, ParamKind, Receiver};
 use crate::testcase::{Arg, Call, OpId, Out, Scope, TestCase, VarRef, VarTypes};
 
@@ -40,6 +40,28 @@ pub(crate) struct ReadyTest {
     pub(crate) call_points: u64,
     /// The memory-access pattern it was made for (guide `map`).
     pub(crate) target: Option<PatternKey>,
+}
+
+impl ReadyTest {
+    /// `test`, whose first thread blocks when its calls run strictly one after the other
+    /// (the generator's order, thread 0's calls, then thread 1's), if its calls complete
+    /// when the blocked call waits for the other threads' calls (thread 0's `pop` released
+    /// by thread 1's `push`), measured by that run.
+    pub(crate) fn blocking<T: Send + Sync + 'static>(
+        desc: &'static Description<T>,
+        test: Arc<TestCase>,
+        timeout: Duration,
+        seq: &mut SeqRunner,
+    ) -> Option<ReadyTest> {
+        let run = run_blocking(desc, &test, &serial_order(&test), timeout, seq)?;
+        (run.ended == Blocking::Completed).then_some(ReadyTest {
+            test,
+            seq_time: run.elapsed,
+            points: run.points,
+            call_points: run.call_points,
+            target: None,
+        })
+    }
 }
 
 struct Prefix {
@@ -406,6 +428,8 @@ impl<'c, T: Send + Sync + 'static> Generator<'c, T> {
         let mut vars = self.prefixes[p].vars.clone();
         let scope = Scope::Thread(0);
         let mut blocks = false;
+        let may_block =
+            may_block && self.prefixes[p].blocks.iter().filter(|b| **b).count() < BLOCKING_SUFFIXES;
         for methods in choices {
             let instances = self.prefixes[p].instances;
             let Some(mut call) = self.call_cut(methods, instances, scope, &vars) else {
@@ -420,8 +444,6 @@ impl<'c, T: Send + Sync + 'static> Generator<'c, T> {
             };
             // A call that hung before (in a prefix, a post part, or in as many suffixes as may
             // block) is not tried again, unless this suffix may still end in one.
-            let blocking = self.prefixes[p].blocks.iter().filter(|b| **b).count();
-            let may_block = may_block && blocking < BLOCKING_SUFFIXES;
             if !may_block && self.hung.contains(&shape(&call)) {
                 continue;
             }

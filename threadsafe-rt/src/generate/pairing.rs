@@ -9,7 +9,7 @@ use std::sync::Arc;
 use rand::Rng;
 
 use super::{rescope, shape, Generator, ReadyTest};
-use crate::exec::{run_blocking, serial_order, Blocking, CallOutcome, Produced, SeqRunner};
+use crate::exec::{serial_order, CallOutcome, Produced, SeqRunner};
 use crate::subject::{Description, ParamKind};
 use crate::testcase::{Arg, Call, Out, Scope, TestCase, VarRef};
 
@@ -27,8 +27,8 @@ impl<T: Send + Sync + 'static> Generator<'_, T> {
             let releasers: Vec<usize> = (0..newest)
                 .filter(|&o| !self.prefixes[p].blocks[o])
                 .collect();
+            let first = self.prefixes[p].suffixes[newest].clone();
             for other in releasers {
-                let first = self.prefixes[p].suffixes[newest].clone();
                 let second = self.prefixes[p].suffixes[other].clone();
                 self.push_pair(p, &first, &second, runner, true);
             }
@@ -84,7 +84,7 @@ impl<T: Send + Sync + 'static> Generator<'_, T> {
             post: Vec::new(),
         };
         let ready = if first_blocks {
-            self.blocking_test(test)
+            ReadyTest::blocking(self.desc, Arc::new(test), self.seq_timeout, runner)
         } else {
             self.with_post(p, test, runner)
         };
@@ -166,24 +166,6 @@ impl<T: Send + Sync + 'static> Generator<'_, T> {
             seq_time,
             points,
             call_points: base.call_points,
-            target: None,
-        })
-    }
-}
-
-impl<T: Send + Sync + 'static> Generator<'_, T> {
-    /// A test whose thread 0 blocks when its calls run strictly one after the other, if
-    /// they complete when the blocked call waits for the other threads' calls (thread 0's
-    /// `pop` released by thread 1's `push`); without a post part.
-    fn blocking_test(&mut self, test: TestCase) -> Option<ReadyTest> {
-        let order = serial_order(&test);
-        let test = Arc::new(test);
-        let run = run_blocking(self.desc, &test, &order, self.seq_timeout)?;
-        (run.ended == Blocking::Completed).then_some(ReadyTest {
-            test,
-            seq_time: run.elapsed,
-            points: run.points,
-            call_points: run.call_points,
             target: None,
         })
     }

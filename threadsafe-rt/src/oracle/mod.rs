@@ -53,7 +53,7 @@ pub(crate) fn judge<T: Send + Sync + 'static>(
         // A hang is explained only by an order that hangs even when its blocking calls wait
         // for the later calls of the other threads (`run_blocking`), where that can be told.
         if let ExecOutcome::Deadlock(_) = failure {
-            if let Some(run) = run_blocking(desc, test, order, timeout) {
+            if let Some(run) = run_blocking(desc, test, order, timeout, seq) {
                 if run.ended == Blocking::Hung {
                     return None;
                 }
