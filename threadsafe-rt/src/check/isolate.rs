@@ -22,7 +22,7 @@ use crate::child::{self, describe};
 use crate::config::Config;
 use crate::exec::SeqRunner;
 use crate::oracle;
-use crate::report::Written;
+use crate::report::Regressions;
 use crate::report::{render_body, snake};
 use crate::subject::Description;
 use crate::testcase::TestCase;
@@ -208,24 +208,15 @@ pub(super) fn run_child(type_name: &str, name: &str, config: &Config) -> Child {
         _ => None,
     };
     let tests: Vec<String> = running.into_iter().map(|(_, test)| test).collect();
-    let mut text = died(type_name, config, &ended, bound, &tests, &crash);
-    if let Some((path, written)) = recorded {
-        let path = path.display();
-        let line = match written {
-            Written::Appended(line) => format!(
-                "  regressions: written to {path} (entry at line {line}): commit it, and every \
-                 check replays it first"
-            ),
-            Written::AlreadyThere(line) => {
-                format!("  regressions: already in {path} (entry at line {line})")
-            }
-            Written::Failed(why) => format!("  regressions: not written: {why}"),
-        };
-        // After the report's header lines, before the test as Rust.
-        let at = text.find("\n\n").map_or(text.len(), |i| i + 1);
-        text.insert_str(at, &format!("{line}\n"));
-    }
-    Child::Died(text)
+    Child::Died(died(
+        type_name,
+        config,
+        &ended,
+        bound,
+        &tests,
+        &crash,
+        recorded.as_ref(),
+    ))
 }
 
 /// A child's folder in the temporary directory, removed when dropped.
@@ -335,6 +326,7 @@ fn died(
     bound: Duration,
     running: &[String],
     crash: &Crash,
+    recorded: Option<&Regressions>,
 ) -> String {
     let mut out = String::new();
     let headline = match crash {
@@ -400,6 +392,9 @@ fn died(
         "  debug:   THREADSAFE_ISOLATION=off runs the check in the test's own process (under a \
          debugger, the crash stops there)"
     );
+    if let Some(recorded) = recorded {
+        let _ = write!(out, "{recorded}");
+    }
     for (n, body) in &tests {
         let _ = writeln!(
             out,
@@ -448,6 +443,7 @@ mod tests {
             Duration::from_secs(32),
             &["12\n            let cut = Cell::new();\n".to_string()],
             &Crash::NotJudged("the check was killed at its bound; it did not crash"),
+            None,
         );
         assert!(text.starts_with("threadsafe: `Cell` crashed"), "{text}");
         assert!(text.contains("did not end within 32 s"), "{text}");
@@ -471,6 +467,7 @@ mod tests {
             Duration::from_secs(32),
             &[],
             &Crash::NotJudged("no concurrent test was running"),
+            None,
         );
         assert!(
             early.contains("in a sequential run of the generator"),

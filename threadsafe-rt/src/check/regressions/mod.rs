@@ -175,13 +175,14 @@ pub(super) fn test_of_one_entry<T>(desc: &Description<T>, text: &str) -> Result<
 
 /// Writes the test of a file [`one_entry`] wrote to `desc`'s regressions file in `dir`, with
 /// `failure` as its failure line: a crash the oracle judged, so that every later check
-/// replays its test first. Where the file is, and what became of the entry.
+/// replays its test first. Where the file is, and what became of the entry, as the report
+/// says it.
 pub(super) fn record_crash(
     dir: &Path,
     type_name: &str,
     entry_text: &str,
     failure: &str,
-) -> (PathBuf, Written) {
+) -> Regressions {
     let path = path(dir, type_name);
     let written = match parse::parse(entry_text) {
         Ok(file) => match file.entries.into_iter().next() {
@@ -196,7 +197,10 @@ pub(super) fn record_crash(
             e.line, e.message
         )),
     };
-    (path, written)
+    Regressions {
+        written: Some(written),
+        ..Regressions::new(path, 0)
+    }
 }
 
 /// `<dir>/<Type>.txt`, the type's name made file-safe (`Cache<String, u32>` →
