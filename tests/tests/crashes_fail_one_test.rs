@@ -75,6 +75,10 @@ impl AbortsSequentially {
     }
 }
 
+/// How the report of `Aborter`'s crash begins: a thread-safety violation, judged.
+const ABORTER_CRASHED: &str =
+    "\nthreadsafe: `Aborter` is not thread-safe: it crashed the process that checked it";
+
 /// What the generated test passes its entry point, with the regressions file in a folder
 /// of the test's own.
 fn config(dir: &TempDir) -> Config {
@@ -93,12 +97,7 @@ fn thread_safe_aborter_fails_its_test_with_a_report() {
         text.contains("killed by signal 6 (SIGABRT: an abort)"),
         "{text}"
     );
-    assert!(
-        text.starts_with(
-            "\nthreadsafe: `Aborter` is not thread-safe: it crashed the process that checked it"
-        ),
-        "{text}"
-    );
+    assert!(text.starts_with(ABORTER_CRASHED), "{text}");
     assert!(
         text.contains("oracle:  none of the ")
             && text.contains(
@@ -123,12 +122,7 @@ fn thread_safe_aborter_fails_its_test_with_a_report() {
         "{file}"
     );
     let again = expect::failed_generated_test::<Aborter>(config(&dir));
-    assert!(
-        again.starts_with(
-            "\nthreadsafe: `Aborter` is not thread-safe: it crashed the process that checked it"
-        ),
-        "{again}"
-    );
+    assert!(again.starts_with(ABORTER_CRASHED), "{again}");
     assert!(again.contains("  regressions: "), "{again}");
 }
 
@@ -162,12 +156,7 @@ fn thread_safe_aborter_with_two_hunts_is_judged() {
     let mut config = config(&dir);
     config.jobs = 2;
     let text = expect::failed_generated_test::<Aborter>(config);
-    assert!(
-        text.starts_with(
-            "\nthreadsafe: `Aborter` is not thread-safe: it crashed the process that checked it"
-        ),
-        "{text}"
-    );
+    assert!(text.starts_with(ABORTER_CRASHED), "{text}");
     assert!(text.contains("fn aborter_crash() {"), "{text}");
 }
 
