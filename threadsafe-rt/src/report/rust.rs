@@ -329,12 +329,7 @@ pub(crate) fn render_reproducer<T>(
 
 /// The body of a reproducer: the scenario in a loop of `repeat`, inside
 /// `::threadsafe_rt::contain` if `contained`, indented for a function body.
-pub(crate) fn repeated<T>(
-    desc: &Description<T>,
-    test: &TestCase,
-    repeat: u64,
-    contained: bool,
-) -> String {
+fn repeated<T>(desc: &Description<T>, test: &TestCase, repeat: u64, contained: bool) -> String {
     let (open, indent, close) = if contained {
         ("    ::threadsafe_rt::contain(|| {\n", "    ", "    });\n")
     } else {
