@@ -10,9 +10,10 @@ use std::path::{Path, PathBuf};
 const RANKS: &[(&str, u32)] = &[
     // The driver.
     ("check", 90),
-    // What a check concludes from executions: the verdict and how it reads.
+    // Where an execution's outcome becomes a verdict.
+    ("oracle", 85),
+    // The verdict and how it reads.
     ("report", 80),
-    ("oracle", 80),
     // Algorithm 1: the tests.
     ("generate", 70),
     // MAP-coverage: tracking, planning, the guided scheduler, the pattern algebra.
@@ -164,4 +165,177 @@ fn module_files_stay_small() {
 fn imports_are_read_from_paths_not_from_lookalikes() {
     let code = "use crate::exec::{A, B};\nlet x = $crate::gates::point;\nmycrate::x();\ncrate::sched::current()";
     assert_eq!(imports(code), vec!["exec", "sched"]);
+}
+
+/// The module path of a source file: `check/regressions/run.rs` → `check::regressions::run`,
+/// `check/regressions/mod.rs` → `check::regressions`.
+fn module_path(file: &Path) -> Vec<String> {
+    let rel = file.strip_prefix(src()).expect("under src");
+    let mut parts: Vec<String> = rel
+        .components()
+        .map(|c| {
+            c.as_os_str()
+                .to_string_lossy()
+                .trim_end_matches(".rs")
+                .to_string()
+        })
+        .collect();
+    if parts.last().is_some_and(|p| p == "mod") {
+        parts.pop();
+    }
+    parts
+}
+
+/// The module paths a file's code names (`crate::x::y`, `super::y`, `super::super::y`, and in
+/// a folder's `mod.rs` its own files by their bare names), each as far as `modules` has it:
+/// the module, not the item in it.
+fn module_imports(code: &str, me: &[String], modules: &[Vec<String>]) -> Vec<Vec<String>> {
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_';
+    let mut out = Vec::new();
+    for (i, _) in code.match_indices("::") {
+        // The whole path this `::` is part of, read from its first segment.
+        let start = code[..i]
+            .rfind(|c: char| !(is_ident(c) || c == ':'))
+            .map_or(0, |j| j + 1);
+        if code[start..].find("::").map(|k| start + k) != Some(i) || code[..start].ends_with('$') {
+            continue;
+        }
+        let path: Vec<&str> = code[start..]
+            .split("::")
+            .map(|seg| &seg[..seg.find(|c: char| !is_ident(c)).unwrap_or(seg.len())])
+            .take_while(|seg| !seg.is_empty())
+            .collect();
+        let mut base: Vec<String> = match path.first() {
+            Some(&"crate") => Vec::new(),
+            Some(&"super") => me.to_vec(),
+            Some(&"self") => me.to_vec(),
+            _ => me.to_vec(),
+        };
+        let mut rest = &path[..];
+        if rest.first() == Some(&"crate") || rest.first() == Some(&"self") {
+            rest = &rest[1..];
+        }
+        while rest.first() == Some(&"super") {
+            base.pop();
+            rest = &rest[1..];
+        }
+        let mut target = base.clone();
+        let mut found = None;
+        for seg in rest {
+            target.push((*seg).to_string());
+            if modules.contains(&target) {
+                found = Some(target.clone());
+            } else {
+                break;
+            }
+        }
+        if let Some(t) = found {
+            out.push(t);
+        }
+    }
+    out
+}
+
+/// A circle in `edges`, as the names along it, if there is one.
+fn circle(edges: &BTreeMap<String, Vec<String>>) -> Option<Vec<String>> {
+    fn visit(
+        node: &str,
+        edges: &BTreeMap<String, Vec<String>>,
+        path: &mut Vec<String>,
+        done: &mut Vec<String>,
+    ) -> Option<Vec<String>> {
+        if let Some(at) = path.iter().position(|n| n == node) {
+            let mut found = path[at..].to_vec();
+            found.push(node.to_string());
+            return Some(found);
+        }
+        if done.iter().any(|n| n == node) {
+            return None;
+        }
+        path.push(node.to_string());
+        for next in edges.get(node).into_iter().flatten() {
+            if let Some(found) = visit(next, edges, path, done) {
+                return Some(found);
+            }
+        }
+        path.pop();
+        done.push(node.to_string());
+        None
+    }
+    let mut done = Vec::new();
+    edges
+        .keys()
+        .find_map(|n| visit(n, edges, &mut Vec::new(), &mut done))
+}
+
+#[test]
+fn the_files_of_a_module_import_each_other_without_a_circle() {
+    let mut files = Vec::new();
+    sources(&src(), &mut files);
+    let modules: Vec<Vec<String>> = files.iter().map(|f| module_path(f)).collect();
+    let mut edges: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for file in &files {
+        let me = module_path(file);
+        if me.len() < 2 {
+            // The facade and the top-level modules: `every_import_points_down_the_layers`.
+            continue;
+        }
+        let out = edges.entry(me.join("::")).or_default();
+        for to in module_imports(&code(file), &me, &modules) {
+            // Within one top-level module; a file naming its own folder's facade or one of
+            // its ancestors is not an edge (the facade declares its files).
+            if to[0] != me[0] || me.starts_with(&to) {
+                continue;
+            }
+            out.push(to.join("::"));
+        }
+    }
+    let found = circle(&edges);
+    assert!(
+        found.is_none(),
+        "files that import each other in a circle: {}",
+        found.unwrap_or_default().join(" → ")
+    );
+}
+
+#[test]
+fn a_circle_is_found_and_a_chain_is_not() {
+    let graph = |pairs: &[(&str, &str)]| {
+        let mut edges: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for (a, b) in pairs {
+            edges.entry(a.to_string()).or_default().push(b.to_string());
+        }
+        edges
+    };
+    assert_eq!(
+        circle(&graph(&[("hunt", "shrink"), ("shrink", "hunt")])),
+        Some(vec![
+            "hunt".to_string(),
+            "shrink".to_string(),
+            "hunt".to_string()
+        ])
+    );
+    assert_eq!(
+        circle(&graph(&[("hunt", "shrink"), ("shrink", "control")])),
+        None
+    );
+    let m = |p: &str| p.split("::").map(str::to_string).collect::<Vec<_>>();
+    let modules = [
+        m("check"),
+        m("check::hunt"),
+        m("check::control"),
+        m("check::regressions"),
+        m("check::regressions::format"),
+    ];
+    // As `check/regressions/run.rs` names them; `std::sync` and `$crate::x` are not modules.
+    let code = "use super::format::Entry;\nuse crate::check::control::X;\n\
+                super::super::hunt::Hunt::new();\nuse std::sync::Arc;\n$crate::check::y";
+    assert_eq!(
+        module_imports(code, &m("check::regressions::run"), &modules),
+        vec![
+            m("check::regressions::format"),
+            m("check::control"),
+            m("check::hunt")
+        ]
+    );
 }

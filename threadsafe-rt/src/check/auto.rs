@@ -35,13 +35,6 @@ pub(super) fn controlled_count(batch: usize) -> usize {
     (batch * CONTROLLED_TENTHS).div_ceil(10).max(1)
 }
 
-/// How many free-running results that no sequential order gave, and that did not come back
-/// when the test ran on, a check sees before it takes the calls that gave them for
-/// nondeterministic (not compared from then on). One is not enough: under load a real race
-/// hit once may not come back within the re-runs, and marking its calls at once hid a lost
-/// update for the rest of a check (decision 0070: which other results count as coming back).
-pub(super) const UNCONFIRMED_BEFORE_VARYING: u32 = 3;
-
 /// How a test's executions run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Arms {

@@ -2,68 +2,52 @@
 //! batch of concurrent executions (controlled when the test reaches scheduling points), and
 //! every failed execution put to the oracle.
 
-use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::auto::{controlled_count, Arms, FreeArm, UNCONFIRMED_BEFORE_VARYING};
-use super::confirm::Confirmed;
-use super::control::{control, exactly, TARGETS_PER_TEST};
+use super::auto::{controlled_count, Arms, FreeArm};
+use super::control::{control_of, Schedules};
+use super::rerun::Again;
+use super::shrink::{shrink_time, RunsCandidates, Shrinker, SHRINK_MAX};
 use crate::config::{Config, Guide, ReplayToken, ScheduleMode};
-use crate::coverage::{thread_methods, Tracker};
+use crate::coverage::Tracker;
 use crate::exec::{
     stride, BatchOutcome, BatchSpec, ConcRunner, Control, Distinct, ExecOutcome, SeqRunner,
 };
 use crate::generate::{ReadyTest, Rounds};
 use crate::lock::lock;
-use crate::oracle::{self, Explained, Sequential};
+use crate::oracle::{self, BatchRun, ResultsOracle};
 use crate::report::{
-    violation, Coverage, Ended, FailingTest, Finding, Found, Report, Verdict, WrongResults,
+    violation, Coverage, Ended, FailingTest, Finding, Found, Report, Verdict, Violation,
 };
-
-use super::results_notes::{method, note_not_compared, note_varying, sites_of};
 use crate::subject::Description;
-
-/// Where a controlled batch's schedules come from.
-#[derive(Clone, Copy, Debug)]
-pub(super) enum Schedules {
-    /// The batch whose seed this is, every execution with its own schedule.
-    Batch(u64),
-    /// The one execution `execution` of batch `batch`, run alone.
-    Exactly { batch: u64, execution: usize },
-}
 
 /// The state of one check's search.
 pub(super) struct Hunt<'c, T: 'static> {
-    pub(super) desc: &'static Description<T>,
-    pub(super) config: &'c Config,
+    desc: &'static Description<T>,
+    config: &'c Config,
     start: Instant,
     pub(super) deadline: Instant,
-    pub(super) seq: SeqRunner,
-    pub(super) conc: ConcRunner,
+    seq: SeqRunner,
+    conc: ConcRunner,
     tracker: Arc<Mutex<Tracker>>,
-    /// Methods whose results varied between sequential runs of a test: not compared in
-    /// the tests after it either.
-    varying_methods: HashSet<&'static str>,
+    /// What the results oracle learned in the tests so far.
+    results: ResultsOracle,
     /// Whether a find can be replayed from a token: not while shrinking (a smaller test is
     /// not one the generator made).
     pub(super) replayable: bool,
     /// Executions per batch: `conc_execs`, or up to the execution a replay names.
     batch_size: usize,
     /// How long shrinking a find may take.
-    pub(super) shrink_time: Duration,
-    /// The schedules of the batch run last (`None`: free-running).
-    pub(super) schedules: Option<Schedules>,
+    shrink_time: Duration,
     /// Whether a test with points inside its calls also runs free (not in a replay, which
     /// re-runs one controlled execution).
     free_arm: bool,
     /// The free-running arm's share of the time of tests that run both arms.
-    pub(super) free: FreeArm,
+    free: FreeArm,
     /// The distinct results of the batch run last.
     last_results: Distinct,
-    /// Free-running results no sequential order gave that did not come back.
-    unconfirmed: u32,
     /// Shared by the hunts of one check (`jobs`): set by the first to end the check early,
     /// and the others end at their next test.
     stop: Option<Arc<AtomicBool>>,
@@ -79,15 +63,13 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
             seq: SeqRunner::new(),
             conc: ConcRunner::new(config.executor, config.seed),
             tracker: Arc::new(Mutex::new(Tracker::new(desc.concurrent_methods()))),
-            varying_methods: HashSet::new(),
+            results: ResultsOracle::default(),
             replayable: true,
             batch_size: config.conc_execs,
-            shrink_time: super::shrink::shrink_time(config.budget),
-            schedules: None,
+            shrink_time: shrink_time(config.budget),
             free_arm: true,
             free: FreeArm::new(),
             last_results: Distinct::default(),
-            unconfirmed: 0,
             stop: None,
         }
     }
@@ -169,7 +151,7 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
         self.deadline = Instant::now() + Duration::from_secs(24 * 3600);
         self.batch_size = token.execution + 1;
         self.free_arm = false;
-        self.shrink_time = super::shrink::SHRINK_MAX;
+        self.shrink_time = SHRINK_MAX;
         let mut rounds = Rounds::new(self.desc, self.config)
             .guided(self.config.guide, self.tracker.clone())
             .at_most(66);
@@ -207,12 +189,17 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
         if let Verdict::Violation(v) =
             std::mem::replace(&mut report.verdict, Verdict::NoViolationFound)
         {
-            report.verdict = Verdict::Violation(Box::new(self.shrink(ready, *v)));
+            let shrinker = Shrinker {
+                desc: self.desc,
+                config: self.config,
+                time: self.shrink_time,
+            };
+            report.verdict = Verdict::Violation(Box::new(shrinker.shrink(self, ready, *v)));
         }
     }
 
     /// Runs one test's executions; what ended the check, if this test did.
-    pub(super) fn run_test(&mut self, ready: &ReadyTest, report: &mut Report) -> Option<Ended> {
+    fn run_test(&mut self, ready: &ReadyTest, report: &mut Report) -> Option<Ended> {
         let arms = self.arms(ready);
         let both = arms == Arms::Both && self.free_arm;
         if both && self.free.owed() {
@@ -249,7 +236,7 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
     }
 
     /// How `ready`'s executions run; see [`Arms`].
-    pub(super) fn arms(&self, ready: &ReadyTest) -> Arms {
+    fn arms(&self, ready: &ReadyTest) -> Arms {
         match self.config.schedule {
             ScheduleMode::Controlled => Arms::Controlled,
             ScheduleMode::Stress => Arms::Free,
@@ -300,7 +287,6 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
         let timeout = config.hang_timeout(Some(ready.seq_time));
         let controlled = schedules.is_some();
         report.controlled_tests += u64::from(controlled && !extra);
-        self.schedules = schedules;
         let control = schedules.map(|s| self.control_of(ready, s, self.replayable));
         let spec = BatchSpec {
             count,
@@ -348,119 +334,54 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
                 return Some(Ended::Violation);
             }
         }
-        let ended = self.judge_results(ready, &batch, controlled, timeout, batch_time, report);
+        let run = BatchRun {
+            controlled,
+            timeout,
+            time: batch_time,
+            deadline: self.deadline,
+        };
+        let ended = self.judge_results(ready, &batch, schedules, run, report);
         self.last_results = batch.results;
         ended
     }
 
-    /// The results oracle over a batch's distinct results: a violation if no linearization
-    /// gives some of them, confirmed by more sequential runs and, under control, by the
-    /// same execution giving them again.
+    /// The results oracle over the distinct results of a batch run with `schedules` (see
+    /// [`ResultsOracle`]); the violation, if it finds one.
     fn judge_results(
         &mut self,
         ready: &ReadyTest,
         batch: &BatchOutcome,
-        controlled: bool,
-        timeout: Duration,
-        batch_time: Duration,
+        schedules: Option<Schedules>,
+        run: BatchRun,
         report: &mut Report,
     ) -> Option<Ended> {
-        note_not_compared(self.desc, &ready.test, &batch.results, &mut report.results);
-        if batch.results.seen.is_empty() {
-            return None;
-        }
-        let known_varying = sites_of(self.desc, &ready.test, &self.varying_methods);
-        // Judging the last test of the budget may take a little longer than the budget.
-        let deadline = self
-            .deadline
-            .max(Instant::now() + Duration::from_millis(500));
-        let mut seq = Sequential::new(ready.test.clone(), known_varying, timeout, deadline);
-        seq.run_returned_orders(
-            batch.results.seen.iter().map(|s| &s.results),
-            &mut self.conc,
-            self.desc,
-        );
-        let mut verdict = None;
-        for seen in &batch.results.seen {
-            match seq.explains(&seen.results, &mut self.conc, self.desc) {
-                Explained::Yes => continue,
-                Explained::Unknown => {
-                    report.results.unjudged += seen.count as u64;
-                    continue;
-                }
-                Explained::No => {}
-            }
-            match self.confirm(ready, seen, &mut seq, controlled, batch_time, report) {
-                Confirmed::Explained => continue,
-                Confirmed::Back => {}
-                Confirmed::NotBack => {
-                    report.results.not_reproduced += 1;
-                    // A free-running race hit once may not come back while the machine is
-                    // busy: its calls are taken for nondeterministic only the third time.
-                    self.unconfirmed += 1;
-                    if controlled || self.unconfirmed >= UNCONFIRMED_BEFORE_VARYING {
-                        seq.vary_where_differs(&seen.results);
-                    }
-                    continue;
-                }
-            }
-            verdict = Some(seen);
-            break;
-        }
-        note_varying(self.desc, &ready.test, seq.varying(), &mut report.results);
-        for &site in seq.varying() {
-            if let Some(m) = method(self.desc, &ready.test, site) {
-                self.varying_methods.insert(m);
-            }
-        }
-        let seen = verdict?;
-        let found = self.found(report, seen.trace.is_some(), seen.execution);
-        let known = seq.known().to_vec();
-        report.verdict = Verdict::Violation(Box::new(violation(
+        let mut again = Again {
+            desc: self.desc,
+            config: self.config,
+            ready,
+            conc: &mut self.conc,
+            tracker: &self.tracker,
+            schedules,
+        };
+        let wrong = self.results.judge(
             self.desc,
             &ready.test,
-            Finding::Results(WrongResults {
-                observed: &seen.results,
-                sequential: &known,
-                varying: seq.varying(),
-            }),
-            seq.count() as usize,
-            seen.trace.as_deref(),
-            self.config,
-            found,
-        )));
+            &batch.results,
+            run,
+            &mut again,
+            report,
+        )?;
+        let found = self.found(report, wrong.trace().is_some(), wrong.seen.execution);
+        let v = wrong.violation(self.desc, &ready.test, self.config, found);
+        report.verdict = Verdict::Violation(Box::new(v));
         Some(Ended::Violation)
     }
 
     /// The control of a batch of `ready` with `schedules`: its schedulers, and (with `read`)
     /// the tracker reading its executions.
-    pub(super) fn control_of(
-        &self,
-        ready: &ReadyTest,
-        schedules: Schedules,
-        read: bool,
-    ) -> Control {
-        let config = self.config;
-        let base = match schedules {
-            Schedules::Batch(base) => base,
-            Schedules::Exactly { batch, execution } => return exactly(config, batch, execution),
-        };
-        let targets = (config.guide == Guide::Map).then(|| {
-            let mut t = lock(&self.tracker);
-            let methods = thread_methods(&ready.test);
-            (
-                t.names(),
-                t.targets(&methods, ready.target, TARGETS_PER_TEST),
-            )
-        });
-        let control = control(config, base, targets);
-        if !read {
-            return control;
-        }
-        let tracker = self.tracker.clone();
-        control.with_trace_sink(Box::new(move |trace| lock(&tracker).add_trace(trace)))
+    fn control_of(&self, ready: &ReadyTest, schedules: Schedules, read: bool) -> Control {
+        control_of(self.config, &self.tracker, ready, schedules, read)
     }
-
     /// How a violation in execution `execution` of the current test was found.
     fn found(&self, report: &Report, controlled: bool, execution: usize) -> Found {
         let config = self.config;
@@ -506,5 +427,41 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
         let mut t = lock(&self.tracker);
         t.finish(self.config.budget / 4);
         Coverage::Measured(Box::new(t.summary()))
+    }
+}
+
+impl<T: Send + Sync + 'static> RunsCandidates for Hunt<'_, T> {
+    fn seq(&mut self) -> &mut SeqRunner {
+        &mut self.seq
+    }
+
+    /// A candidate runs as a test of the check with the shrink's deadline, and makes no
+    /// replay token (the generator did not make it).
+    fn violation_of(
+        &mut self,
+        ready: &ReadyTest,
+        batches: usize,
+        until: Instant,
+    ) -> Option<Box<Violation>> {
+        let mut scratch = Report::new(self.desc.name(), self.config.seed, Vec::new());
+        let deadline = std::mem::replace(&mut self.deadline, until);
+        self.replayable = false;
+        self.free.settle();
+        let mut found = None;
+        for _ in 0..batches {
+            if Instant::now() >= until {
+                break;
+            }
+            scratch.tests += 1;
+            if self.run_test(ready, &mut scratch) == Some(Ended::Violation) {
+                if let Verdict::Violation(v) = scratch.verdict {
+                    found = Some(v);
+                }
+                break;
+            }
+        }
+        self.deadline = deadline;
+        self.replayable = true;
+        found
     }
 }

@@ -17,11 +17,11 @@ use std::time::Duration;
 
 use std::sync::Arc;
 
-use super::regressions::{one_entry, record_crash, test_of_one_entry};
+use super::regressions::file::{one_entry, record_crash, test_of_one_entry};
 use crate::child::{self, describe};
 use crate::config::Config;
 use crate::exec::SeqRunner;
-use crate::oracle;
+use crate::oracle::{self, Crash};
 use crate::report::Regressions;
 use crate::report::{render_body, snake};
 use crate::subject::Description;
@@ -270,28 +270,6 @@ impl Drop for Folder {
     }
 }
 
-impl Crash {
-    /// The verdict on a crash in one of two tests: unexplained only if neither test's
-    /// sequential orders crash.
-    fn and(self, other: Crash) -> Crash {
-        match (self, other) {
-            (Crash::Unexplained(a), Crash::Unexplained(b)) => Crash::Unexplained(a + b),
-            (e @ Crash::Explained(_), _) | (_, e @ Crash::Explained(_)) => e,
-            (n @ Crash::NotJudged(_), _) | (_, n @ Crash::NotJudged(_)) => n,
-        }
-    }
-}
-
-/// What the crash oracle said of a crash.
-enum Crash {
-    /// No linearization crashed: this many ran, in a child process of their own.
-    Unexplained(usize),
-    /// A linearization crashed too (how its process ended).
-    Explained(String),
-    /// Not judged (why).
-    NotJudged(&'static str),
-}
-
 /// The crash oracle: runs every linearization of the test in `entry` in a child process of
 /// their own ([`judge`]), and says whether one crashed too.
 fn judge_crash(name: &str, config: &Config, entry: &Path) -> Crash {
@@ -305,17 +283,7 @@ fn judge_crash(name: &str, config: &Config, entry: &Path) -> Crash {
     let Ok(ended) = child::run(name, &vars, child_bound(config)) else {
         return Crash::NotJudged("the oracle's child process could not be started");
     };
-    match dir.report() {
-        Some((true, n)) => n.trim().parse().map_or(
-            Crash::NotJudged("the oracle's child left no count"),
-            Crash::Unexplained,
-        ),
-        Some((false, _)) => Crash::NotJudged("the oracle's child could not read the test"),
-        None => Crash::Explained(match ended.status {
-            Some(status) => describe(status),
-            None => "it did not end and was killed".to_string(),
-        }),
-    }
+    Crash::from_run(dir.report(), ended.status)
 }
 
 /// The failure of a child that left no report, in words, with what the crash oracle said.
@@ -329,18 +297,7 @@ fn died(
     recorded: Option<&Regressions>,
 ) -> String {
     let mut out = String::new();
-    let headline = match crash {
-        Crash::Unexplained(_) => format!(
-            "threadsafe: `{type_name}` is not thread-safe: it crashed the process that checked it"
-        ),
-        Crash::Explained(_) => format!(
-            "threadsafe: cannot check `{type_name}`: its calls crash the process when they run \
-             one after the other too (a bug, but not a thread-safety violation)"
-        ),
-        Crash::NotJudged(_) => {
-            format!("threadsafe: `{type_name}` crashed the process that checked it")
-        }
-    };
+    let headline = crash.headline(type_name);
     let _ = writeln!(out, "{headline}");
     let how = match ended.status {
         None => format!(
@@ -357,17 +314,7 @@ fn died(
         let label = if i == 0 { "  stderr: " } else { "          " };
         let _ = writeln!(out, "{label} {line}");
     }
-    let oracle = match crash {
-        Crash::Unexplained(n) => format!(
-            "none of the {n} sequential orders of the same calls crashes (run in a child \
-             process of their own)"
-        ),
-        Crash::Explained(how) => format!(
-            "a sequential order of the same calls crashes too ({how}): not a thread-safety \
-             violation"
-        ),
-        Crash::NotJudged(why) => format!("not judged: {why}"),
-    };
+    let oracle = crash.said();
     let _ = writeln!(out, "  oracle:  {oracle}");
     let _ = writeln!(
         out,

@@ -1,7 +1,7 @@
 //! The check's driver: [`check`], [`generated_tests`], and the entry point of the
-//! generated `#[test]`. The search itself is in `hunt.rs`, the confirmation of wrong results
-//! in `confirm.rs`, the replay of one controlled execution in `replay.rs`, and how
-//! executions are controlled in `control.rs`.
+//! generated `#[test]`. The search itself is in `hunt.rs`, shrinking a find in `shrink.rs`,
+//! the replay of one controlled execution in `replay.rs`, and how executions are controlled
+//! in `control.rs`; what each execution comes to is for the oracle (`crate::oracle`).
 
 use std::time::{Duration, Instant};
 
@@ -13,14 +13,13 @@ use crate::subject::description;
 use crate::subject::{Description, Subject};
 
 mod auto;
-mod confirm;
 mod control;
 mod hunt;
 mod isolate;
 mod jobs;
 mod regressions;
 mod replay;
-mod results_notes;
+mod rerun;
 #[cfg(feature = "bench")]
 mod scenario;
 mod shrink;

@@ -15,11 +15,11 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::hunt::Hunt;
-use crate::exec::serial_order;
+use crate::config::Config;
+use crate::exec::{serial_order, SeqRunner};
 use crate::generate::ReadyTest;
-use crate::report::{Ended, Failure, Report, Shrunk, Verdict, Violation};
-use crate::subject::ParamKind;
+use crate::report::{Failure, Shrunk, Violation};
+use crate::subject::{Description, ParamKind};
 use crate::testcase::{Arg, Call, Scope, TestCase};
 use crate::value::Gen;
 
@@ -38,6 +38,20 @@ pub(super) fn shrink_time(budget: Duration) -> Duration {
 /// Batches a candidate gets to fail.
 const BATCHES: usize = 3;
 
+/// What shrinking asks of the check: to run a candidate as it runs its tests.
+pub(super) trait RunsCandidates {
+    /// The sequential runner, for a candidate's serial run.
+    fn seq(&mut self) -> &mut SeqRunner;
+    /// Runs `ready` as the check runs a test, `batches` times at most, until `until`; the
+    /// violation it shows, if it does.
+    fn violation_of(
+        &mut self,
+        ready: &ReadyTest,
+        batches: usize,
+        until: Instant,
+    ) -> Option<Box<Violation>>;
+}
+
 /// Seeds tried when looking for a simpler argument value.
 const SIMPLER_SEEDS: u64 = 24;
 
@@ -51,15 +65,28 @@ fn same_way(a: &Failure, b: &Failure) -> bool {
     }
 }
 
-impl<T: Send + Sync + 'static> Hunt<'_, T> {
+/// Shrinks the finds of checks of `T`.
+pub(super) struct Shrinker<'s, T: 'static> {
+    pub(super) desc: &'static Description<T>,
+    pub(super) config: &'s Config,
+    /// How long a shrink may take.
+    pub(super) time: Duration,
+}
+
+impl<T: Send + Sync + 'static> Shrinker<'_, T> {
     /// `found` (a violation of `ready`'s test) made about the smallest test found that
     /// fails the same way: its failure, interleaving and reproducers; the counts, time and
     /// replay token of the find stay, and `shrunk` says what was done and keeps the
     /// original reproducer. When no candidate fails, `found` as it was, with `shrunk`
     /// saying so (`smaller: false`, the same number of calls before and after).
-    pub(super) fn shrink(&mut self, ready: &ReadyTest, found: Violation) -> Violation {
+    pub(super) fn shrink(
+        &self,
+        check: &mut dyn RunsCandidates,
+        ready: &ReadyTest,
+        found: Violation,
+    ) -> Violation {
         let start = Instant::now();
-        let until = start + self.shrink_time;
+        let until = start + self.time;
         let mut current: Option<(TestCase, Box<Violation>)> = None;
         let mut tried = 0;
         'search: while Instant::now() < until {
@@ -71,7 +98,8 @@ impl<T: Send + Sync + 'static> Hunt<'_, T> {
                     break 'search;
                 }
                 tried += 1;
-                if let Some(v) = self.fails_the_same_way(candidate.clone(), &found.failure, until) {
+                let failure = &found.failure;
+                if let Some(v) = self.fails_the_same_way(check, candidate.clone(), failure, until) {
                     current = Some((candidate, v));
                     continue 'search;
                 }
@@ -201,7 +229,8 @@ impl<T: Send + Sync + 'static> Hunt<'_, T> {
     /// Runs `test` as the check runs tests, a few batches until `until`; its violation, if
     /// it fails as `failure` says.
     fn fails_the_same_way(
-        &mut self,
+        &self,
+        check: &mut dyn RunsCandidates,
         test: TestCase,
         failure: &Failure,
         until: Instant,
@@ -209,7 +238,10 @@ impl<T: Send + Sync + 'static> Hunt<'_, T> {
         let test = Arc::new(test);
         let timeout = self.config.hang_timeout(None);
         let order = serial_order(&test);
-        let ready = match self.seq.run(self.desc, test.clone(), order, true, timeout) {
+        let ready = match check
+            .seq()
+            .run(self.desc, test.clone(), order, true, timeout)
+        {
             Some((run, _)) if !run.all_ok() => return None,
             Some((run, seq_time)) => ReadyTest {
                 test,
@@ -220,30 +252,11 @@ impl<T: Send + Sync + 'static> Hunt<'_, T> {
             },
             // A candidate whose first thread blocks until another thread's call releases it,
             // as the generator makes for a lost wake-up.
-            None => ReadyTest::blocking(self.desc, test, timeout, &mut self.seq)?,
+            None => ReadyTest::blocking(self.desc, test, timeout, check.seq())?,
         };
-        let mut scratch = Report::new(self.desc.name(), self.config.seed, Vec::new());
-        let deadline = std::mem::replace(&mut self.deadline, until);
-        self.replayable = false;
-        self.free.settle();
-        let mut found = None;
-        for _ in 0..BATCHES {
-            if Instant::now() >= until {
-                break;
-            }
-            scratch.tests += 1;
-            if self.run_test(&ready, &mut scratch) == Some(Ended::Violation) {
-                if let Verdict::Violation(v) =
-                    std::mem::replace(&mut scratch.verdict, Verdict::NoViolationFound)
-                {
-                    found = Some(v);
-                }
-                break;
-            }
-        }
-        self.deadline = deadline;
-        self.replayable = true;
-        found.filter(|v| same_way(failure, &v.failure))
+        check
+            .violation_of(&ready, BATCHES, until)
+            .filter(|v| same_way(failure, &v.failure))
     }
 }
 

@@ -23,6 +23,7 @@ use super::cores::Cores;
 use super::execution::{materialize_all, run_post, run_prefix, run_suffix};
 use super::offsets::{noise_stalls, noise_window, start_delay, window};
 use super::outcome::{blocked_at, calls_in_progress, evaluate, Blocked, ExecOutcome, Site, IDLE};
+use super::padded::Padded;
 use super::phases::Phases;
 use super::results::{Distinct, Results};
 use super::worker::{Done, WaitEnd, Worker};
@@ -57,18 +58,6 @@ pub(crate) fn stride(seq_time: Duration) -> usize {
 /// its round before it runs the next one anyway (some microseconds: a peer that takes
 /// longer was descheduled, and waiting for it would keep its core from it).
 const ALIGN_SPINS: u32 = 1 << 13;
-
-/// A value on a cache line of its own: the threads write their own counters at every call,
-/// and counters that share a line would make every such write a miss for the peers.
-#[repr(align(128))]
-pub(super) struct Padded<T>(pub(super) T);
-
-impl<T> std::ops::Deref for Padded<T> {
-    type Target = T;
-    fn deref(&self) -> &T {
-        &self.0
-    }
-}
 
 /// One round: fresh prefixes, an execution each, and the controlled run of a round of one.
 struct Round<T> {

@@ -28,7 +28,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use super::batch::Padded;
+use super::padded::Padded;
 use crate::os::{allowed_cpus, current_cpu, pin_current_thread, Pinned};
 
 /// Whether threads of a recent free-running round started on one core (process-wide: a

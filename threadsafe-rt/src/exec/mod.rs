@@ -31,6 +31,7 @@ mod execution;
 mod linear;
 mod offsets;
 mod outcome;
+mod padded;
 mod paper;
 mod phases;
 mod results;

@@ -10,7 +10,6 @@ use std::time::Duration;
 
 use super::loc::{Position, Target};
 use super::outcome::{GateDeadlock, ThreadPanic, Waiting};
-use super::watchdog::watchdog;
 use super::{Cond, Gate, GateKind, Loc, Rule, Schedule, SimpleGate, SyncOp};
 use crate::lock::{lock, read, write};
 use crate::os::current_tid;
@@ -173,13 +172,16 @@ pub(super) struct Engine {
     pub(super) st: Mutex<GateState>,
     pub(super) cv: Condvar,
     pub(super) abort: AtomicBool,
+    /// The watchdog thread, woken at a run's first wait.
+    watchdog: &'static std::thread::Thread,
 }
 
 /// A predicate of a condition, evaluated outside the engine's lock.
 type Predicate = Arc<dyn Fn() -> bool + Send + Sync>;
 
 impl Engine {
-    pub(super) fn new(schedule: Schedule) -> Engine {
+    /// The engine of a run of `schedule`, watched by `watchdog`.
+    pub(super) fn new(schedule: Schedule, watchdog: &'static std::thread::Thread) -> Engine {
         let mut locs: Vec<Loc> = Vec::new();
         let mut add = |l: &Loc| {
             if !locs.contains(l) {
@@ -218,6 +220,7 @@ impl Engine {
             }),
             cv: Condvar::new(),
             abort: AtomicBool::new(false),
+            watchdog,
         }
     }
 
@@ -369,7 +372,7 @@ impl Engine {
                 if st.threads[me].tid == 0 {
                     st.threads[me].tid = current_tid();
                 }
-                watchdog().unpark();
+                self.watchdog.unpark();
             }
             waited = true;
             st = self

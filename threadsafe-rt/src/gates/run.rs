@@ -5,6 +5,7 @@ use std::time::Instant;
 
 use super::engine::{activate, deactivate, Engine};
 use super::outcome::Outcome;
+use super::watchdog::watchdog;
 use super::Schedule;
 use crate::panics;
 
@@ -70,7 +71,7 @@ where
     F: for<'scope> FnOnce(&Scope<'scope, 'env>),
 {
     let _one_at_a_time = crate::exclusive::one_at_a_time();
-    let engine = Arc::new(Engine::new(schedule));
+    let engine = Arc::new(Engine::new(schedule, watchdog()));
     activate(&engine);
     let start = Instant::now();
     std::thread::scope(|s| {

@@ -20,8 +20,9 @@ mod violation;
 pub use hunts::Hunts;
 pub(crate) use regressions::FailingTest;
 pub use regressions::{Regressions, SkippedEntry, Written};
+pub(crate) use results::WrongResults;
 pub(crate) use rust::{render_body, snake};
-pub(crate) use violation::{violation, Finding, Found, WrongResults};
+pub(crate) use violation::{violation, Finding, Found};
 
 /// The outcome of [`check`](crate::check).
 #[derive(Clone, Debug)]

@@ -6,11 +6,20 @@ use std::collections::HashSet;
 use std::fmt::Write as _;
 
 use super::rust::{scope_name, Writer};
-use super::violation::WrongResults;
 use super::Failure;
 use crate::exec::{Res, Results, Site};
 use crate::subject::Description;
 use crate::testcase::{Scope, TestCase};
+
+/// Results no sequential order gives: the `observed` ones, and those the sequential orders
+/// give, each with an order that gives it (values at the calls in `varying` differ between
+/// sequential runs: not compared).
+#[derive(Clone, Copy)]
+pub(crate) struct WrongResults<'a> {
+    pub(crate) observed: &'a Results,
+    pub(crate) sequential: &'a [(Results, Vec<usize>)],
+    pub(crate) varying: &'a HashSet<Site>,
+}
 
 /// Sequential results shown at most (the nearest first).
 const SHOWN: usize = 4;

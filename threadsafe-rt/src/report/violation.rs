@@ -1,16 +1,15 @@
 //! A [`Violation`] built from a failed execution: the failure in words, the reproducer, and
 //! for a controlled execution its interleaving and the gated test that enforces it.
 
-use std::collections::HashSet;
 use std::time::Duration;
 
 use super::gated::{gated_entries, render_gated};
 use super::interleaving::render_interleaving;
-use super::results;
+use super::results::{self, WrongResults};
 use super::rust::{method_at, render_reproducer, scope_name};
 use super::{Failure, Violation};
 use crate::config::Config;
-use crate::exec::{Blocked, ExecOutcome, Results, Site};
+use crate::exec::{Blocked, ExecOutcome};
 use crate::point::Step;
 use crate::subject::Description;
 use crate::testcase::TestCase;
@@ -32,16 +31,6 @@ pub(crate) enum Finding<'a> {
     Failed(&'a ExecOutcome),
     /// Its results are not those of any sequential order.
     Results(WrongResults<'a>),
-}
-
-/// Results no sequential order gives: the `observed` ones, and those the sequential orders
-/// give, each with an order that gives it (values at the calls in `varying` differ between
-/// sequential runs: not compared).
-#[derive(Clone, Copy)]
-pub(crate) struct WrongResults<'a> {
-    pub(crate) observed: &'a Results,
-    pub(crate) sequential: &'a [(Results, Vec<usize>)],
-    pub(crate) varying: &'a HashSet<Site>,
 }
 
 /// The violation shown by `finding` in an execution of `test` (`trace`: its steps, when it

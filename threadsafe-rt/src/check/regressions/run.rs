@@ -9,7 +9,8 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use super::format::Entry;
-use crate::check::hunt::{Hunt, Schedules};
+use crate::check::control::Schedules;
+use crate::check::hunt::Hunt;
 use crate::config::Config;
 use crate::exec::{serial_order, CallOutcome, Produced, SeqRunner};
 use crate::generate::ReadyTest;

@@ -1,11 +1,11 @@
 use std::time::Duration;
 
+use super::file::{append, path, read};
 use super::format::{
     header, ArgValue, ControlledRun, Entry, File, NamedArg, NamedCall, NamedOut, NamedTest,
     Settings,
 };
 use super::parse::parse;
-use super::{append, path, read};
 use crate::config::{Config, Executor, Guide, ScheduleMode, Strategy};
 use crate::report::Written;
 
