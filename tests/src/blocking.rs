@@ -1,11 +1,15 @@
 //! Types whose calls block until another thread acts: a queue whose `pop` waits for a
 //! `push`, with a lost wake-up ([`LostWakeQueue`]) and without ([`BlockingQueue`]), and a
-//! countdown latch ([`Latch`]). The oracle judges their hangs with blocking semantics: an
+//! countdown latch ([`Latch`]); and a one-shot event whose `wait` parks the thread until a
+//! `set` flags the event and unparks it, with a lost wake-up ([`LostWakeEvent`]) and
+//! without ([`Event`]). The oracle judges their hangs with blocking semantics: an
 //! order that puts `pop` before the `push` that feeds it waits for it, so only a hang that
 //! no order explains is reported.
 
 use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex};
+use std::thread::Thread;
 
 use threadsafe_rt::thread_safe;
 
@@ -141,5 +145,88 @@ impl Latch {
     /// How many count-downs are left.
     pub fn left(&self) -> u32 {
         *self.left.lock().unwrap()
+    }
+}
+
+/// A one-shot event: `wait` parks the calling thread until `set` flags the event and unparks
+/// the waiters; it looks at the flag before it registers as a waiter, and misses a `set` that
+/// comes in between.
+#[derive(Default)]
+pub struct LostWakeEvent {
+    set: AtomicBool,
+    waiters: Mutex<Vec<Thread>>,
+}
+
+#[thread_safe(test = false, statement_points = "always")]
+impl LostWakeEvent {
+    /// An event not set yet.
+    pub fn new() -> Self {
+        LostWakeEvent::default()
+    }
+
+    /// Flags the event and wakes every waiter.
+    pub fn set(&self) {
+        self.set.store(true, Ordering::SeqCst);
+        for waiter in self.waiters.lock().unwrap().drain(..) {
+            waiter.unpark();
+        }
+    }
+
+    /// Returns once the event is set.
+    pub fn wait(&self) {
+        if self.set.load(Ordering::SeqCst) {
+            return;
+        }
+        // BUG: a `set` here finds no waiter to unpark, and this thread, registered only
+        // now, parks with nobody left to wake it: it looks at the flag only after a wake.
+        self.waiters.lock().unwrap().push(std::thread::current());
+        loop {
+            std::thread::park();
+            if self.set.load(Ordering::SeqCst) {
+                return;
+            }
+        }
+    }
+
+    /// Whether the event is set.
+    pub fn is_set(&self) -> bool {
+        self.set.load(Ordering::SeqCst)
+    }
+}
+
+/// [`LostWakeEvent`] with the waiter registered before it looks at the flag, and looking
+/// again after every wake: a `set` either comes before the look, or finds it registered.
+#[derive(Default)]
+pub struct Event {
+    set: AtomicBool,
+    waiters: Mutex<Vec<Thread>>,
+}
+
+#[thread_safe(test = false, statement_points = "always")]
+impl Event {
+    /// An event not set yet.
+    pub fn new() -> Self {
+        Event::default()
+    }
+
+    /// Flags the event and wakes every waiter.
+    pub fn set(&self) {
+        self.set.store(true, Ordering::SeqCst);
+        for waiter in self.waiters.lock().unwrap().drain(..) {
+            waiter.unpark();
+        }
+    }
+
+    /// Returns once the event is set.
+    pub fn wait(&self) {
+        self.waiters.lock().unwrap().push(std::thread::current());
+        while !self.set.load(Ordering::SeqCst) {
+            std::thread::park();
+        }
+    }
+
+    /// Whether the event is set.
+    pub fn is_set(&self) -> bool {
+        self.set.load(Ordering::SeqCst)
     }
 }

@@ -1,11 +1,11 @@
 //! Correct types whose calls block until another thread acts (a blocking queue, a countdown
-//! latch) report nothing over 20 seeds: a hang of theirs is judged with blocking semantics,
+//! latch, an event waited for on a flag) report nothing over 20 seeds: a hang of theirs is judged with blocking semantics,
 //! and every hang is one that some order of the same calls has too.
 
 use std::time::Duration;
 
 use threadsafe_rt::{check, Config};
-use threadsafe_tests::blocking::{BlockingQueue, Latch};
+use threadsafe_tests::blocking::{BlockingQueue, Event, Latch};
 use threadsafe_tests::expect;
 
 #[test]
@@ -16,5 +16,6 @@ fn correct_blocking_types_report_nothing() {
         config.budget = Duration::from_millis(150);
         expect::no_violation(&check::<BlockingQueue>(&config));
         expect::no_violation(&check::<Latch>(&config));
+        expect::no_violation(&check::<Event>(&config));
     }
 }

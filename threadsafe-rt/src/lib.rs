@@ -200,6 +200,7 @@ mod lock;
 mod oracle;
 mod os;
 mod panics;
+mod parker;
 mod point;
 mod report;
 mod sched;

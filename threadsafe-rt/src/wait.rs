@@ -11,7 +11,8 @@
 //! So a waiter spins only while spinning has been paying off on its thread, for its kind of
 //! wait ([`spin`]: an adaptive budget per thread and [`WaitKind`], halved when a spin ends
 //! without the condition and doubled when it ends with it, with a full-length probe now and
-//! then so that a machine that became idle again is noticed), then parks, without a timeout
+//! then so that a machine that became idle again is noticed), then parks (on the thread's
+//! [`Parker`], never with std's token, which belongs to the code under test), without a timeout
 //! (on a virtual machine a timer costs about as much again as the wake-up itself); whoever
 //! ends the wait unparks it. [`Sleepers`] is that hand-shake for conditions that several
 //! threads wait for; a thread that will soon wait itself may owe the wake-ups until then
@@ -33,11 +34,11 @@
 
 use std::cell::{Cell, RefCell};
 use std::sync::atomic::{fence, AtomicUsize, Ordering};
-use std::sync::Mutex;
-use std::thread::{self, Thread};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::lock::lock;
+use crate::parker::Parker;
 
 /// The least spin budget (iterations): a few hundred nanoseconds, cheap even when it fails.
 const MIN_SPINS: u32 = 16;
@@ -108,7 +109,7 @@ impl Learned {
 
 thread_local! {
     /// Threads this thread owes a wake-up ([`Sleepers::wake_all_owed`]).
-    static OWED: RefCell<Vec<Thread>> = const { RefCell::new(Vec::new()) };
+    static OWED: RefCell<Vec<Arc<Parker>>> = const { RefCell::new(Vec::new()) };
     /// This thread's spin budgets, one per [`WaitKind`].
     static LEARNED: [Learned; 3] = const { [Learned::new(), Learned::new(), Learned::new()] };
 }
@@ -190,11 +191,11 @@ pub(crate) fn budget(kind: WaitKind) -> u32 {
 /// No wake-up is lost: the waiter's registration and the waker's store are each followed by
 /// a sequentially consistent fence before the other side's load, so either the waker sees
 /// the registration (and unparks the waiter, whose `park` then returns at once if it comes
-/// after the unpark: std's parking token) or the waiter sees the condition and does not park.
+/// after the unpark: the parker keeps it) or the waiter sees the condition and does not park.
 #[derive(Default)]
 pub(crate) struct Sleepers {
     registered: AtomicUsize,
-    threads: Mutex<Vec<Thread>>,
+    threads: Mutex<Vec<Arc<Parker>>>,
 }
 
 impl Sleepers {
@@ -212,7 +213,7 @@ impl Sleepers {
         if spin(kind, || done() || cancelled()) {
             return done();
         }
-        let me = thread::current();
+        let me = Parker::current();
         {
             let mut threads = lock(&self.threads);
             threads.push(me.clone());
@@ -226,10 +227,10 @@ impl Sleepers {
             if cancelled() {
                 break false;
             }
-            thread::park();
+            me.park();
         };
         let mut threads = lock(&self.threads);
-        if let Some(i) = threads.iter().position(|t| t.id() == me.id()) {
+        if let Some(i) = threads.iter().position(|t| Arc::ptr_eq(t, &me)) {
             threads.swap_remove(i);
         }
         self.registered.fetch_sub(1, Ordering::SeqCst);
@@ -259,7 +260,7 @@ impl Sleepers {
     }
 
     /// The waiters registered now (after a fence that orders the caller's store before).
-    fn parked(&self) -> Vec<Thread> {
+    fn parked(&self) -> Vec<Arc<Parker>> {
         fence(Ordering::SeqCst);
         if self.registered.load(Ordering::SeqCst) == 0 {
             return Vec::new();
@@ -274,7 +275,7 @@ impl Sleepers {
 mod tests {
     use super::*;
     use std::sync::atomic::AtomicBool;
-    use std::sync::Arc;
+    use std::thread;
 
     #[test]
     fn the_budget_shrinks_when_spinning_fails_and_grows_when_it_pays_off() {

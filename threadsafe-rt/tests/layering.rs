@@ -40,6 +40,7 @@ const RANKS: &[(&str, u32)] = &[
     ("wait", 5),
     ("lock", 0),
     ("os", 0),
+    ("parker", 0),
     ("point", 0),
     ("seed", 0),
     ("testcase", 0),

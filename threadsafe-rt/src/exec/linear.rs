@@ -18,9 +18,8 @@
 //! becomes more lenient). Runs may also be [`start`]ed on the workers beside the first
 //! lane's, and waited for later: paced runs then sleep while unpaced runs go.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{fence, AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
-use std::thread::Thread;
 use std::time::Duration;
 
 use super::call::{call_shared, materialize, CallOutcome, Pool, Value};
@@ -30,6 +29,7 @@ use super::results::Results;
 use super::worker::{Done, WaitEnd, Worker};
 use crate::lock::lock;
 use crate::panics;
+use crate::parker::Parker;
 use crate::subject::Description;
 use crate::testcase::{Scope, TestCase};
 
@@ -75,8 +75,8 @@ struct LinearShared<T: 'static> {
     turn: AtomicUsize,
     abort: AtomicBool,
     runs: Vec<Mutex<RunState<T>>>,
-    /// Each worker's thread, to wake it when its slot comes.
-    threads: Vec<OnceLock<Thread>>,
+    /// Each worker's parker, to wake it when its slot comes.
+    threads: Vec<OnceLock<Arc<Parker>>>,
     /// LinearShared by the lanes: the wait ends when every lane's workers are through.
     done: Arc<Done>,
 }
@@ -128,7 +128,10 @@ impl<T: Send + Sync + 'static> LinearShared<T> {
     }
 
     fn worker_body(&self, w: usize) {
-        let _ = self.threads[w].set(std::thread::current());
+        let _ = self.threads[w].set(Parker::current());
+        // Either this worker's first look at the turn sees a pass made before, or the pass
+        // sees the parker and unparks it (the waits have no timeout to fall back on).
+        fence(Ordering::SeqCst);
         // This worker's output variables, per thread it plays (only its own), per run.
         let mut local: Vec<Option<Value>> = Vec::new();
         let mut local_run = usize::MAX;
@@ -207,6 +210,7 @@ impl<T: Send + Sync + 'static> LinearShared<T> {
     /// Waits until slot `i` has the turn; false if the runs were aborted.
     fn wait_turn(&self, i: usize) -> bool {
         let mut spins = 0u32;
+        let parker = Parker::current();
         loop {
             if self.abort.load(Ordering::Acquire) {
                 return false;
@@ -220,10 +224,10 @@ impl<T: Send + Sync + 'static> LinearShared<T> {
             } else if spins < 160 {
                 std::thread::yield_now();
             } else {
-                // `pass_turn` and a cancel unpark this worker: the timeout is a safety net,
-                // long enough that the workers of many lanes, waiting while another sleeps
-                // in its pause, do not take the cores from the runs that go meanwhile.
-                std::thread::park_timeout(Duration::from_millis(5));
+                // `pass_turn` and an abort unpark this worker. No timeout: a worker waiting in
+                // a timed park does not sleep for good, and a call blocked for good in the
+                // code under test is then known only after the hang timeouts, not at once.
+                parker.park();
             }
         }
     }
@@ -231,6 +235,7 @@ impl<T: Send + Sync + 'static> LinearShared<T> {
     /// Slot `i` is done: the next slot's worker may go.
     fn pass_turn(&self, i: usize) {
         self.turn.store(i + 1, Ordering::Release);
+        fence(Ordering::SeqCst);
         if let Some(next) = self.slots.get(i + 1) {
             if let Some(th) = self.threads[next.worker()].get() {
                 th.unpark();
@@ -450,6 +455,7 @@ impl<T: Send + Sync + 'static> Started<T> {
     pub(super) fn cancel(self, workers: &mut [Worker], timeout: Duration) {
         for s in &self.shared {
             s.abort.store(true, Ordering::Release);
+            fence(Ordering::SeqCst);
             for th in s.threads.iter().filter_map(OnceLock::get) {
                 th.unpark();
             }
@@ -482,6 +488,10 @@ impl<T: Send + Sync + 'static> Started<T> {
                 }
                 if !finished {
                     s.abort.store(true, Ordering::Release);
+                    fence(Ordering::SeqCst);
+                    for th in s.threads.iter().filter_map(OnceLock::get) {
+                        th.unpark();
+                    }
                     workers[first + l * n + s.slots[turn].worker()].abandon();
                 }
                 // The runs whose post part passed.

@@ -9,12 +9,13 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::thread::{self, Thread};
+use std::thread;
 use std::time::{Duration, Instant};
 
 use crate::lock::lock;
 use crate::os::{asleep_for_good, current_tid, thread_is_blocked};
 use crate::panics;
+use crate::parker::Parker;
 use crate::sched::quiet_watchdog;
 use crate::wait;
 
@@ -26,11 +27,15 @@ struct Mailbox {
     job: Mutex<Option<Job>>,
     has_job: AtomicBool,
     shutdown: AtomicBool,
+    /// Where the worker parks between jobs (the runtime's, not std's token: see
+    /// `crate::parker`).
+    parker: Arc<Parker>,
 }
 
 pub(crate) struct Worker {
     slot: Arc<Mailbox>,
-    thread: Thread,
+    /// The worker thread, for its name.
+    thread: thread::Thread,
     /// Threads this worker's slot has left blocked (for the report).
     pub(crate) abandoned: usize,
 }
@@ -42,6 +47,7 @@ impl Worker {
             job: Mutex::new(None),
             has_job: AtomicBool::new(false),
             shutdown: AtomicBool::new(false),
+            parker: Arc::new(Parker::default()),
         });
         let s = slot.clone();
         let handle = thread::Builder::new()
@@ -59,7 +65,7 @@ impl Worker {
     pub(crate) fn start(&self, job: Job) {
         *lock(&self.slot.job) = Some(job);
         self.slot.has_job.store(true, Ordering::Release);
-        self.thread.unpark();
+        self.slot.parker.unpark();
     }
 
     /// Runs `f` on the worker and waits at most `timeout` for its result; `None` if it
@@ -109,7 +115,7 @@ impl Worker {
 impl Drop for Worker {
     fn drop(&mut self) {
         self.slot.shutdown.store(true, Ordering::Release);
-        self.thread.unpark();
+        self.slot.parker.unpark();
     }
 }
 
@@ -118,12 +124,12 @@ fn worker_loop(slot: &Mailbox) {
     slot.tid.store(current_tid(), Ordering::Release);
     loop {
         // `start` stores the job, then unparks: a job stored before the park makes the park
-        // return at once (std's parking token), so none is missed.
+        // return at once (the parker keeps the unpark), so none is missed.
         let ready =
             || slot.has_job.load(Ordering::Acquire) || slot.shutdown.load(Ordering::Acquire);
         if !wait::spin(wait::WaitKind::Job, ready) {
             while !ready() {
-                thread::park();
+                slot.parker.park();
             }
         }
         if !slot.has_job.load(Ordering::Acquire) {
@@ -169,14 +175,15 @@ pub(crate) enum WaitEnd {
 /// Counts down finished jobs and wakes the waiting thread when all are done.
 pub(crate) struct Done {
     remaining: AtomicUsize,
-    waiter: Thread,
+    /// The parker of the thread that made this and waits on it.
+    waiter: Arc<Parker>,
 }
 
 impl Done {
     pub(crate) fn new(n: usize) -> Self {
         Done {
             remaining: AtomicUsize::new(n),
-            waiter: thread::current(),
+            waiter: Parker::current(),
         }
     }
 
@@ -266,9 +273,10 @@ impl Done {
                 deadline = now + timeout;
             }
             // `finish` decrements, then unparks: a finish before the park makes it return at
-            // once (std's parking token).
+            // once (the parker keeps the unpark).
             let wake = deadline.min(next_ask);
-            thread::park_timeout((wake - Instant::now().min(wake)).min(PARK_LIMIT));
+            self.waiter
+                .park_timeout((wake - Instant::now().min(wake)).min(PARK_LIMIT));
         }
     }
 

@@ -31,8 +31,8 @@
 use std::cell::{Cell, RefCell};
 use std::sync::atomic::{AtomicBool, AtomicUsize};
 use std::sync::{Arc, Mutex, OnceLock};
-use std::thread::Thread;
 
+use crate::parker::Parker;
 use crate::point::Where;
 
 mod ops;
@@ -65,7 +65,9 @@ pub(crate) struct Run {
     partial: AtomicBool,
     /// Grows at every scheduling point.
     progress: AtomicUsize,
-    threads: Vec<OnceLock<(Thread, u64)>>,
+    /// Per thread, its parker (the runtime's, not std's token: see `crate::parker`) and its
+    /// kernel id, once it entered.
+    threads: Vec<OnceLock<(Arc<Parker>, u64)>>,
     /// Per thread, how deep it is inside the scheduler's own code (0: in the code under
     /// test). A thread in the scheduler may wait for the scheduler's lock or be parked for
     /// its turn: never blocked outside the scheduler.

@@ -22,6 +22,7 @@ use super::state::{State, Status};
 use super::{current_index, watchdog, Blocker, Futile, Run, Scheduler, CALL, CURRENT};
 use crate::lock::lock;
 use crate::os::current_tid;
+use crate::parker::Parker;
 use crate::point::{Aborted, PointKind, Step, Var, Where};
 use crate::wait;
 
@@ -204,7 +205,7 @@ impl Run {
     /// (caught by the caller's `catch_unwind`).
     pub(crate) fn enter<R>(self: &Arc<Self>, t: usize, f: impl FnOnce() -> R) -> R {
         let inside = self.inside(t);
-        let _ = self.threads[t].set((std::thread::current(), TID.with(|t| *t)));
+        let _ = self.threads[t].set((Parker::current(), TID.with(|t| *t)));
         CURRENT.with(|c| *c.borrow_mut() = Some((self.clone(), t)));
         struct Exit<'a>(&'a Arc<Run>, usize);
         impl Drop for Exit<'_> {
@@ -311,8 +312,9 @@ impl Run {
             if !self.watched.swap(true, Ordering::AcqRel) {
                 watchdog::watch(self);
             }
+            let parker = Parker::current();
             while !ready() {
-                std::thread::park();
+                parker.park();
             }
             self.parked.fetch_sub(1, Ordering::AcqRel);
         }
