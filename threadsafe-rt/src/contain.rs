@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use crate::child;
 use crate::config::{Config, ISOLATION_ENV};
 use crate::os::{asleep_for_good, current_tid};
+use crate::panics::payload_message;
 
 /// The variable that makes a run of the test binary the child of a contained scenario.
 const CONTAINED_ENV: &str = "THREADSAFE_CONTAINED";
@@ -164,7 +165,15 @@ fn deadlocked(after: Duration) -> String {
 fn in_child<F: FnOnce() + Send + 'static>(scenario: F) {
     match watch(scenario) {
         Watched::Ended(Ok(())) => {}
-        Watched::Ended(Err(_)) => std::process::exit(PANICKED),
+        Watched::Ended(Err(payload)) => {
+            // The message last, where the parent reads the child's last words: with
+            // `RUST_BACKTRACE` set, the panic's own line is far above them.
+            eprintln!(
+                "threadsafe: the scenario panicked: {}",
+                payload_message(&*payload)
+            );
+            std::process::exit(PANICKED);
+        }
         Watched::Deadlocked(after) => {
             eprintln!("threadsafe: the scenario deadlocked: {}", deadlocked(after));
             std::process::exit(DEADLOCKED);

@@ -56,7 +56,7 @@ fn install() {
     });
 }
 
-fn payload_message(payload: &(dyn Any + Send)) -> String {
+pub(crate) fn payload_message(payload: &(dyn Any + Send)) -> String {
     if let Some(s) = payload.downcast_ref::<&str>() {
         (*s).to_string()
     } else if let Some(s) = payload.downcast_ref::<String>() {
