@@ -2,7 +2,8 @@
 //! a child process, the child dies by a signal, the crash oracle runs the crashing test's
 //! sequential orders in another child that survives them, and the test fails with a report
 //! that names the signal and prints the test as a reproducer (`threadsafe_corpus::crash`: a
-//! reallocation race, a use after free in a lock-free cell, a double drop). Each test below
+//! reallocation race, a use after free in a lock-free cell, a double drop; and two published
+//! crates' uses after free, `internment` 0.3.12's and `abox` 0.3.0's). Each test below
 //! stands for a generated test (its name starts with `thread_safe_`) and calls the generated
 //! test's entry; the twins' generated tests run in the corpus's unit tests and pass.
 //!
@@ -11,7 +12,9 @@
 
 use std::time::Duration;
 
-use threadsafe_corpus::crash::{buffer::Buffer, slot::Slot, swap_cell::SwapCell};
+use threadsafe_corpus::crash::{
+    buffer::Buffer, label::Label, roster::Roster, slot::Slot, swap_cell::SwapCell,
+};
 use threadsafe_rt::{Config, Subject};
 use threadsafe_tests::expect;
 use threadsafe_tests::temp::TempDir;
@@ -68,4 +71,30 @@ fn thread_safe_swap_cell_use_after_free() {
 fn thread_safe_slot_double_drop() {
     let text = failed_check::<Slot>("crash-slot");
     assert_crash_report(&text, "Slot", &["cut."]);
+}
+
+#[test]
+fn thread_safe_label_use_after_free_in_internment() {
+    let text = failed_check::<Label>("crash-label");
+    assert_crash_report(&text, "Label", &["cut."]);
+}
+
+/// `abox` 0.3.0's race reads a freed list: the process mostly dies of it, and sometimes a
+/// `contains` first reads the freed list as not holding a name added before, a result no
+/// sequential order gives, which is reported as such (decision 0090 has the split by seed).
+#[test]
+fn thread_safe_roster_use_after_free_in_abox() {
+    let text = failed_check::<Roster>("crash-roster");
+    if text.contains("it crashed the process that checked it") {
+        assert_crash_report(&text, "Roster", &["cut.add("]);
+    } else {
+        assert!(
+            text.starts_with(
+                "\nthreadsafe: `Roster` is not thread-safe\n  failure: results that no \
+                 sequential order of the same calls gives"
+            ),
+            "a crash or wrong results:\n{text}"
+        );
+        assert!(text.contains("cut.add("), "{text}");
+    }
 }
