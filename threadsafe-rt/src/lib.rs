@@ -204,7 +204,9 @@ mod parker;
 mod point;
 mod report;
 mod sched;
+
 mod seed;
+mod strategy;
 mod subject;
 pub mod sync;
 mod testcase;

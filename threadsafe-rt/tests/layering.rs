@@ -16,7 +16,10 @@ const RANKS: &[(&str, u32)] = &[
     ("report", 80),
     // Algorithm 1: the tests.
     ("generate", 70),
-    // MAP-coverage: tracking, planning, the guided scheduler, the pattern algebra.
+    // The strategies: who runs next at a controlled execution's points, and where each is
+    // chosen.
+    ("strategy", 65),
+    // MAP-coverage: tracking, planning, the pattern algebra.
     ("coverage", 60),
     // Running tests: calls, sequential runs, batches, workers.
     ("exec", 50),

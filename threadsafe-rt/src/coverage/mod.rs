@@ -56,14 +56,12 @@ use map::{Access, Kind, MethodTrace, PairCoverage, PatternId, PatternKey, Role, 
 use names::in_run_order;
 use summary::SHAPES;
 
-mod guided;
 pub(crate) mod map;
 mod names;
 mod plan;
 mod summary;
 
-pub(crate) use guided::Guided;
-pub(crate) use names::Names;
+pub(crate) use names::{Names, Raw};
 pub(crate) use plan::Plan;
 pub use summary::{MapCoverage, PatternCount, UniverseSource};
 

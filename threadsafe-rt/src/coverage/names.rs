@@ -31,7 +31,7 @@ pub(super) enum SiteKey {
 
 /// One access before numbering.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Raw {
+pub(crate) struct Raw {
     pub(super) site: SiteKey,
     /// The annotated method of a statement site.
     pub(super) method: Option<&'static str>,
@@ -57,7 +57,7 @@ pub(crate) struct Names {
 
 impl Names {
     /// The accesses of one operation, appended to `out`.
-    pub(super) fn raw(&self, op: PointKind, var: Var, at: Where, out: &mut Vec<Raw>) {
+    pub(crate) fn raw(&self, op: PointKind, var: Var, at: Where, out: &mut Vec<Raw>) {
         let kind = match op {
             PointKind::Lock | PointKind::Store | PointKind::ReadModifyWrite => Kind::Write,
             PointKind::ReadLock | PointKind::Load => Kind::Read,
@@ -127,7 +127,7 @@ impl Names {
     }
 
     /// Numbers `r` if its variable and site are known.
-    pub(super) fn lookup(&self, thread: usize, r: &Raw) -> Option<Access> {
+    pub(crate) fn lookup(&self, thread: usize, r: &Raw) -> Option<Access> {
         Some(Access {
             thread,
             site: *self.sites.get(&r.site)?,

@@ -7,7 +7,8 @@ use rand_chacha::ChaCha8Rng;
 use super::names::{SiteKey, VarKey};
 use crate::point::{FieldAccess, StatementPoint, Var};
 use crate::sched::testing::run_threads;
-use crate::sched::{RandomWalk, Run};
+use crate::sched::Run;
+use crate::strategy::{Guided, RandomWalk};
 use crate::sync::atomic::{AtomicUsize, Ordering};
 
 static ITEMS_LOCK: StatementPoint = StatementPoint {

@@ -568,7 +568,7 @@ mod tests {
     use crate::exec::outcome::ExecOutcome;
     use crate::exec::worker::Worker;
     use crate::os::{allowed_cpus, current_cpu, pin_current_thread, Pinned};
-    use crate::sched::RandomWalk;
+    use crate::strategy::RandomWalk;
     use crate::subject::description;
     use crate::testcase::TestCase;
 

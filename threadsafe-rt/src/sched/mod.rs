@@ -36,15 +36,13 @@ use crate::parker::Parker;
 use crate::point::Where;
 
 mod ops;
-mod pct;
 mod run;
 mod scheduler;
 mod state;
 mod watchdog;
 
-pub(crate) use pct::Pct;
 pub(crate) use run::MAX_STEPS;
-pub(crate) use scheduler::{RandomWalk, Scheduler};
+pub(crate) use scheduler::Scheduler;
 pub(crate) use state::{Blocker, Futile};
 pub(crate) use watchdog::quiet_watchdog;
 

@@ -1,8 +1,5 @@
-//! Who runs next: the [`Scheduler`] trait every strategy implements, and the uniformly
-//! random walk.
-
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+//! Who runs next: the [`Scheduler`] trait every strategy implements (the strategies are in
+//! `crate::strategy`).
 
 use crate::point::Step;
 
@@ -34,35 +31,5 @@ pub(crate) trait Scheduler: Send {
     /// The operation of `step` ran: at once, or when its thread got the turn back.
     fn ran(&mut self, step: &Step) {
         let _ = step;
-    }
-}
-
-/// Uniformly random among the runnable threads at every point.
-pub(crate) struct RandomWalk {
-    rng: ChaCha8Rng,
-}
-
-impl RandomWalk {
-    pub(crate) fn new(seed: u64) -> Self {
-        RandomWalk {
-            rng: ChaCha8Rng::seed_from_u64(seed),
-        }
-    }
-}
-
-impl Scheduler for RandomWalk {
-    fn next(&mut self, runnable: &[usize], current: Option<usize>, yielding: bool) -> usize {
-        let others: Vec<usize> = runnable
-            .iter()
-            .copied()
-            .filter(|&t| Some(t) != current)
-            .collect();
-        if yielding && !others.is_empty() {
-            return others[self.rng.gen_range(0..others.len())];
-        }
-        runnable[self.rng.gen_range(0..runnable.len())]
-    }
-    fn pick(&mut self, n: usize) -> usize {
-        self.rng.gen_range(0..n)
     }
 }

@@ -8,6 +8,7 @@ use super::testing::run_threads;
 use super::*;
 use crate::hooks::{acquire, point, release, wait};
 use crate::point::{PointKind, Where};
+use crate::strategy::{Pct, RandomWalk};
 
 fn here() -> Where {
     Where::Code(Location::caller())

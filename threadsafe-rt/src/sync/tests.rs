@@ -8,7 +8,8 @@ use std::time::{Duration, Instant};
 use super::atomic::AtomicUsize;
 use super::*;
 use crate::point::{PointKind, Step, Where};
-use crate::sched::{Blocker, RandomWalk, Run};
+use crate::sched::{Blocker, Run};
+use crate::strategy::RandomWalk;
 use crate::thread::yield_now;
 
 type Body = Box<dyn FnOnce() + Send>;

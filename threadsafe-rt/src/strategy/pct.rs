@@ -3,7 +3,7 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::Scheduler;
+use crate::sched::Scheduler;
 
 /// Steps after which PCT picks uniformly: its priorities starve a lower thread forever when
 /// the higher one spins waiting for it.

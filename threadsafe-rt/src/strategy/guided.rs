@@ -2,10 +2,11 @@
 
 use std::sync::Arc;
 
-use super::map::{self, Access, PatternKey};
-use super::names::{Names, Raw};
+use super::random::RandomWalk;
+use crate::coverage::map::{self, Access, PatternKey};
+use crate::coverage::{Names, Raw};
 use crate::point::Step;
-use crate::sched::{RandomWalk, Scheduler};
+use crate::sched::Scheduler;
 
 /// Decisions after which a guided run picks at random only: a thread spinning on a load
 /// must not keep a held-back thread from running forever.
