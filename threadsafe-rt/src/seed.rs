@@ -10,6 +10,13 @@ pub(crate) fn derive(seed: u64, n: u32) -> u64 {
     z ^ (z >> 31)
 }
 
+/// The seed of batch number `n` (from 1) of a check whose seed is `seed`: its free-running
+/// threads' start delays derive from it, and under control the schedules ([`schedule`]).
+/// The batch's number is its test's in the check, which a replay token names.
+pub(crate) fn batch(seed: u64, n: u64) -> u64 {
+    seed ^ n.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
 /// The schedule seed of execution `e` of a batch whose seed is `batch`.
 pub(crate) fn schedule(batch: u64, e: usize) -> u64 {
     derive(batch, e as u32 ^ 0x5eed_0000)

@@ -48,6 +48,10 @@ pub(super) struct Hunt<'c, T: 'static> {
     free: FreeArm,
     /// The distinct results of the batch run last.
     last_results: Distinct,
+    /// The check's batches so far, each a test's (a free-running batch beside a controlled
+    /// one is not counted: it runs with the test's seed); the next one's number decides its
+    /// seed ([`crate::seed::batch`]), which a replay token names through its test.
+    batches: u64,
     /// Shared by the hunts of one check (`jobs`): set by the first to end the check early,
     /// and the others end at their next test.
     stop: Option<Arc<AtomicBool>>,
@@ -61,7 +65,8 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
             start,
             deadline: start + config.budget,
             seq: SeqRunner::new(),
-            conc: ConcRunner::new(config.executor, config.seed),
+            conc: ConcRunner::new(config.executor),
+            batches: 0,
             tracker: Arc::new(Mutex::new(Tracker::new(desc.concurrent_methods()))),
             results: ResultsOracle::default(),
             replayable: true,
@@ -112,7 +117,7 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
             report.tests += 1;
             super::isolate::started(self.desc, self.config, &ready.test, report.tests);
             // The seed `run_test` gives the batch's schedules, kept with a violation.
-            let batch_seed = self.conc.next_batch_seed();
+            let batch_seed = self.next_batch_seed();
             let ended = self.run_test(&ready, report);
             if ended.is_none() {
                 super::isolate::finished();
@@ -160,7 +165,7 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
             number += 1;
             if number < token.test {
                 lock(&self.tracker).add_test(&ready.test);
-                self.conc.skip_batch();
+                self.batches += 1;
                 continue;
             }
             report.tests = number;
@@ -211,7 +216,7 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
             self.free.spent(start.elapsed());
             return ended;
         }
-        let schedules = (arms != Arms::Free).then(|| Schedules::Batch(self.conc.next_batch_seed()));
+        let schedules = (arms != Arms::Free).then(|| Schedules::Batch(self.next_batch_seed()));
         // Under both arms, the controlled batch holds a share of the count; the free-running
         // batch after it, all of it.
         let count = if both {
@@ -252,7 +257,12 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
 
     /// The seed the next batch's schedules would take.
     pub(super) fn next_batch_seed(&self) -> u64 {
-        self.conc.next_batch_seed()
+        crate::seed::batch(self.config.seed, self.batches + 1)
+    }
+
+    /// The seed of the batch run last (or running).
+    fn batch_seed(&self) -> u64 {
+        crate::seed::batch(self.config.seed, self.batches)
     }
 
     /// Threads the runners gave up on.
@@ -288,6 +298,9 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
         let controlled = schedules.is_some();
         report.controlled_tests += u64::from(controlled && !extra);
         let control = schedules.map(|s| self.control_of(ready, s, self.replayable));
+        if !extra {
+            self.batches += 1;
+        }
         let spec = BatchSpec {
             count,
             timeout,
@@ -297,13 +310,10 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
             stride: stride(ready.seq_time),
             seq_time: ready.seq_time,
             points: ready.points,
+            seed: self.batch_seed(),
         };
         let batch_start = Instant::now();
-        let batch = if extra {
-            self.conc.rerun_batch(self.desc, &ready.test, spec)
-        } else {
-            self.conc.run_batch(self.desc, &ready.test, spec)
-        };
+        let batch = self.conc.run_batch(self.desc, &ready.test, spec);
         let batch_time = batch_start.elapsed();
         if !extra {
             lock(&self.tracker).add_test(&ready.test);
@@ -355,6 +365,7 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
         run: BatchRun,
         report: &mut Report,
     ) -> Option<Ended> {
+        let seed = self.batch_seed();
         let mut again = Again {
             desc: self.desc,
             config: self.config,
@@ -362,6 +373,7 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
             conc: &mut self.conc,
             tracker: &self.tracker,
             schedules,
+            seed,
         };
         let wrong = self.results.judge(
             self.desc,

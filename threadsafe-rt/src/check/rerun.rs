@@ -22,6 +22,8 @@ pub(super) struct Again<'h, T: 'static> {
     pub(super) tracker: &'h Arc<Mutex<Tracker>>,
     /// The schedules of the batch judged (`None`: free-running).
     pub(super) schedules: Option<Schedules>,
+    /// The seed of the batch judged: its executions run again with it.
+    pub(super) seed: u64,
 }
 
 impl<T: Send + Sync + 'static> Rerun for Again<'_, T> {
@@ -60,8 +62,9 @@ impl<T: Send + Sync + 'static> Rerun for Again<'_, T> {
             stride: 1,
             seq_time: ready.seq_time,
             points: ready.points,
+            seed: self.seed,
         };
-        let again = self.conc.rerun_batch(self.desc, &ready.test, spec);
+        let again = self.conc.run_batch(self.desc, &ready.test, spec);
         again
             .results
             .seen
@@ -80,7 +83,8 @@ impl<T: Send + Sync + 'static> Rerun for Again<'_, T> {
             stride: stride(ready.seq_time),
             seq_time: ready.seq_time,
             points: ready.points,
+            seed: self.seed,
         };
-        self.conc.rerun_batch(self.desc, &ready.test, spec)
+        self.conc.run_batch(self.desc, &ready.test, spec)
     }
 }

@@ -48,7 +48,7 @@ pub fn run_scenario<T: Subject>(
     let desc = description::<T>();
     let test = Arc::new(scenario(desc, ctor, threads, post)?);
     let _one_at_a_time = crate::exclusive::one_at_a_time();
-    let mut runner = ConcRunner::new(Executor::Workers, 0);
+    let mut runner = ConcRunner::new(Executor::Workers);
     let start = Instant::now();
     let batch = run_batch(desc, &test, &mut runner, executions, observe, stride)?;
     Ok(ScenarioRun {
@@ -99,7 +99,7 @@ pub fn judge_scenario<T: Subject>(
     let desc = description::<T>();
     let test = Arc::new(scenario(desc, ctor, threads, post)?);
     let _one_at_a_time = crate::exclusive::one_at_a_time();
-    let mut runner = ConcRunner::new(Executor::Workers, 0);
+    let mut runner = ConcRunner::new(Executor::Workers);
     let batch = run_batch(desc, &test, &mut runner, executions, true, 1)?;
     if !matches!(batch.outcome, ExecOutcome::Passed) {
         return Err(format!("the batch did not pass: {:?}", batch.outcome));
@@ -175,6 +175,8 @@ fn run_batch<T: Send + Sync + 'static>(
             stride,
             seq_time,
             points: run.points,
+            // As the first batch of a check with seed 0.
+            seed: crate::seed::batch(0, 1),
         },
     ))
 }

@@ -84,23 +84,22 @@ pub(crate) struct BatchSpec {
     /// Scheduling points that run reached: with `seq_time`, bounds the noise's stalls at
     /// statement points (`offsets.rs`).
     pub(crate) points: u64,
+    /// The batch's seed (`crate::seed::batch`, owned by the check): the free-running
+    /// threads' start delays derive from it.
+    pub(crate) seed: u64,
 }
 
 /// Runs tests concurrently, many times each.
 pub(crate) struct ConcRunner {
     executor: Executor,
     workers: Vec<Worker>,
-    seed: u64,
-    batches: u64,
 }
 
 impl ConcRunner {
-    pub(crate) fn new(executor: Executor, seed: u64) -> Self {
+    pub(crate) fn new(executor: Executor) -> Self {
         ConcRunner {
             executor,
             workers: Vec::new(),
-            seed,
-            batches: 0,
         }
     }
 
@@ -111,36 +110,14 @@ impl ConcRunner {
 
     /// Up to `spec.count` executions of `test`, each on a fresh prefix, stopping at the
     /// first that fails (or is invalid) or at the deadline. Controlled executions (with
-    /// `spec.control`) run on the stress workers too, one thread at a time.
+    /// `spec.control`) run on the stress workers too, one thread at a time. A batch run again
+    /// with the same seed and control makes the same choices.
     pub(crate) fn run_batch<T: Send + Sync + 'static>(
         &mut self,
         desc: &'static Description<T>,
         test: &Arc<TestCase>,
         spec: BatchSpec,
     ) -> BatchOutcome {
-        self.batches += 1;
-        self.run(desc, test, spec)
-    }
-
-    /// Runs the last batch's test again with the same seeds (the same schedules, under
-    /// control), without counting it as a new batch: the oracle sees whether an execution's
-    /// outcome comes back.
-    pub(crate) fn rerun_batch<T: Send + Sync + 'static>(
-        &mut self,
-        desc: &'static Description<T>,
-        test: &Arc<TestCase>,
-        spec: BatchSpec,
-    ) -> BatchOutcome {
-        self.run(desc, test, spec)
-    }
-
-    fn run<T: Send + Sync + 'static>(
-        &mut self,
-        desc: &'static Description<T>,
-        test: &Arc<TestCase>,
-        spec: BatchSpec,
-    ) -> BatchOutcome {
-        let jitter_seed = self.batch_seed();
         match self.executor {
             Executor::Paper if spec.control.is_none() => paper::run(
                 desc,
@@ -159,7 +136,7 @@ impl ConcRunner {
                     timeout: spec.timeout,
                     deadline: spec.deadline,
                     control: spec.control,
-                    jitter_seed,
+                    jitter_seed: spec.seed,
                     observe: spec.observe,
                     stride: spec.stride,
                     seq_time: spec.seq_time,
@@ -167,16 +144,6 @@ impl ConcRunner {
                 },
             ),
         }
-    }
-
-    /// The seed that the start delays and schedule seeds of the current test derive from.
-    fn batch_seed(&self) -> u64 {
-        self.seed ^ self.batches.wrapping_mul(0x9E37_79B9_7F4A_7C15)
-    }
-
-    /// The seed of the next batch (its test's number in the check decides it).
-    pub(crate) fn next_batch_seed(&self) -> u64 {
-        self.seed ^ (self.batches + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
     }
 
     /// Runs `test` once per order of `orders` (a linearization each), one call at a time,
@@ -224,10 +191,5 @@ impl ConcRunner {
         timeout: Duration,
     ) {
         started.cancel(&mut self.workers, timeout);
-    }
-
-    /// Counts a test as run without running it (replay skips to its test).
-    pub(crate) fn skip_batch(&mut self) {
-        self.batches += 1;
     }
 }
