@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 
 use threadsafe_bench::cli::settings_or_exit;
 use threadsafe_bench::median;
+use threadsafe_corpus::Subject;
 use threadsafe_rt::Config;
 
 /// What `--help` prints.
@@ -41,12 +42,8 @@ struct Settings {
     subjects: Option<Vec<String>>,
 }
 
-/// The check of subject `id` with `seed` and `budget`: whether it found a violation.
-fn check(id: &str, seed: u64, budget: Duration) -> bool {
-    let subject = threadsafe_corpus::all()
-        .into_iter()
-        .find(|s| s.id == id)
-        .unwrap_or_else(|| panic!("no subject `{id}`"));
+/// The check of `subject` with `seed` and `budget`: whether it found a violation.
+fn check(subject: &Subject, seed: u64, budget: Duration) -> bool {
     let mut config = Config::default();
     config.seed = seed;
     config.budget = budget;
@@ -62,7 +59,11 @@ fn child(spec: &str) -> ! {
     };
     let seed = seed.parse().expect("a seed");
     let budget = Duration::from_millis(ms.parse().expect("a budget in ms"));
-    std::process::exit(if check(id, seed, budget) { 0 } else { 1 });
+    let subject = threadsafe_corpus::all()
+        .into_iter()
+        .find(|s| s.id == id)
+        .unwrap_or_else(|| panic!("no subject `{id}`"));
+    std::process::exit(if check(&subject, seed, budget) { 0 } else { 1 });
 }
 
 /// The check in a child process: whether it found, and the time from the spawn to the exit.
@@ -112,7 +113,7 @@ fn main() {
         for seed in 0..s.seeds {
             // In turns: this process first, then the child, seed by seed.
             let start = Instant::now();
-            let here = check(subject.id, seed, s.budget);
+            let here = check(&subject, seed, s.budget);
             inside.push(start.elapsed().as_secs_f64());
             let (there, took) = in_child(subject.id, seed, s.budget);
             outside.push(took.as_secs_f64());

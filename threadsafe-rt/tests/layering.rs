@@ -209,16 +209,12 @@ fn module_imports(code: &str, me: &[String], modules: &[Vec<String>]) -> Vec<Vec
             .map(|seg| &seg[..seg.find(|c: char| !is_ident(c)).unwrap_or(seg.len())])
             .take_while(|seg| !seg.is_empty())
             .collect();
-        let mut base: Vec<String> = match path.first() {
-            Some(&"crate") => Vec::new(),
-            Some(&"super") => me.to_vec(),
-            Some(&"self") => me.to_vec(),
-            _ => me.to_vec(),
+        // From the crate's root, or from this module (`self::`, `super::`, a bare name).
+        let (mut base, mut rest) = match path.split_first() {
+            Some((&"crate", rest)) => (Vec::new(), rest),
+            Some((&"self", rest)) => (me.to_vec(), rest),
+            _ => (me.to_vec(), &path[..]),
         };
-        let mut rest = &path[..];
-        if rest.first() == Some(&"crate") || rest.first() == Some(&"self") {
-            rest = &rest[1..];
-        }
         while rest.first() == Some(&"super") {
             base.pop();
             rest = &rest[1..];

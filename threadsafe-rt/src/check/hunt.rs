@@ -12,9 +12,7 @@ use super::rerun::Again;
 use super::shrink::{shrink_time, RunsCandidates, Shrinker, SHRINK_MAX};
 use crate::config::{Config, Guide, ReplayToken, ScheduleMode};
 use crate::coverage::Tracker;
-use crate::exec::{
-    stride, BatchOutcome, BatchSpec, ConcRunner, Control, Distinct, ExecOutcome, SeqRunner,
-};
+use crate::exec::{stride, BatchOutcome, BatchSpec, ConcRunner, Distinct, ExecOutcome, SeqRunner};
 use crate::generate::{ReadyTest, Rounds};
 use crate::lock::lock;
 use crate::oracle::{self, BatchRun, ResultsOracle};
@@ -297,7 +295,8 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
         let timeout = config.hang_timeout(Some(ready.seq_time));
         let controlled = schedules.is_some();
         report.controlled_tests += u64::from(controlled && !extra);
-        let control = schedules.map(|s| self.control_of(ready, s, self.replayable));
+        let control =
+            schedules.map(|s| control_of(config, &self.tracker, ready, s, self.replayable));
         if !extra {
             self.batches += 1;
         }
@@ -389,11 +388,6 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
         Some(Ended::Violation)
     }
 
-    /// The control of a batch of `ready` with `schedules`: its schedulers, and (with `read`)
-    /// the tracker reading its executions.
-    fn control_of(&self, ready: &ReadyTest, schedules: Schedules, read: bool) -> Control {
-        control_of(self.config, &self.tracker, ready, schedules, read)
-    }
     /// How a violation in execution `execution` of the current test was found.
     fn found(&self, report: &Report, controlled: bool, execution: usize) -> Found {
         let config = self.config;

@@ -210,7 +210,7 @@ impl<T: Send + Sync + 'static> LinearShared<T> {
     /// Waits until slot `i` has the turn; false if the runs were aborted.
     fn wait_turn(&self, i: usize) -> bool {
         let mut spins = 0u32;
-        let parker = Parker::current();
+        let mut parker = None;
         loop {
             if self.abort.load(Ordering::Acquire) {
                 return false;
@@ -227,8 +227,18 @@ impl<T: Send + Sync + 'static> LinearShared<T> {
                 // `pass_turn` and an abort unpark this worker. No timeout: a worker waiting in
                 // a timed park does not sleep for good, and a call blocked for good in the
                 // code under test is then known only after the hang timeouts, not at once.
-                parker.park();
+                parker.get_or_insert_with(Parker::current).park();
             }
+        }
+    }
+
+    /// Ends the runs: every worker sees it at its next look at the turn, a parked one once
+    /// unparked (the fence pairs with the one after a worker's registration).
+    fn abort_all(&self) {
+        self.abort.store(true, Ordering::Release);
+        fence(Ordering::SeqCst);
+        for th in self.threads.iter().filter_map(OnceLock::get) {
+            th.unpark();
         }
     }
 
@@ -454,11 +464,7 @@ impl<T: Send + Sync + 'static> Started<T> {
     /// waits for the workers, whose results nobody wants.
     pub(super) fn cancel(self, workers: &mut [Worker], timeout: Duration) {
         for s in &self.shared {
-            s.abort.store(true, Ordering::Release);
-            fence(Ordering::SeqCst);
-            for th in s.threads.iter().filter_map(OnceLock::get) {
-                th.unpark();
-            }
+            s.abort_all();
         }
         self.wait(workers, timeout);
     }
@@ -487,11 +493,7 @@ impl<T: Send + Sync + 'static> Started<T> {
                     return s.runs.len();
                 }
                 if !finished {
-                    s.abort.store(true, Ordering::Release);
-                    fence(Ordering::SeqCst);
-                    for th in s.threads.iter().filter_map(OnceLock::get) {
-                        th.unpark();
-                    }
+                    s.abort_all();
                     workers[first + l * n + s.slots[turn].worker()].abandon();
                 }
                 // The runs whose post part passed.
