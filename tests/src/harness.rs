@@ -46,6 +46,7 @@ pub fn race_hunt(seed: u64, strategy: Strategy, budget: Duration) -> Config {
 pub fn token_tag(strategy: Strategy) -> String {
     match strategy {
         Strategy::Pct { depth } => format!("pct{depth}"),
+        Strategy::Dfs { preemptions } => format!("dfs{preemptions}"),
         _ => "random".to_string(),
     }
 }
@@ -203,5 +204,6 @@ mod tests {
     fn token_tags_match_the_runtime_s() {
         assert_eq!(token_tag(Strategy::Random), "random");
         assert_eq!(token_tag(Strategy::Pct { depth: 3 }), "pct3");
+        assert_eq!(token_tag(Strategy::Dfs { preemptions: 2 }), "dfs2");
     }
 }

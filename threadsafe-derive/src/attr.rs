@@ -129,7 +129,7 @@ impl Key {
                 )
             }
             Key::Strategy => {
-                "`\"random\"` (the default) or `\"pct\"` with a bug depth, e.g. `strategy = \"pct\", depth = 2` or `strategy = \"pct2\"`"
+                "`\"random\"` (the default), `\"pct\"` with a bug depth, e.g. `strategy = \"pct\", depth = 2` or `strategy = \"pct2\"`, or `\"dfs\"` with a bound on preemptions, e.g. `strategy = \"dfs3\"`"
             }
             Key::Depth => {
                 "a positive integer, the bug depth `strategy = \"pct\"` aims at, e.g. `depth = 2`"
@@ -361,8 +361,9 @@ pub(crate) enum ConfigValue {
     Executor(knobs::Executor),
     /// The runtime's `ScheduleMode` of the same name.
     Schedule(knobs::ScheduleMode),
-    /// `Strategy::Random` (`None`) or `Strategy::Pct { depth }` (`Some(depth)`).
-    Strategy(Option<usize>),
+    /// The runtime's `Strategy` of the same name, its number resolved (PCT's depth, DFS's
+    /// bound: always `Some`).
+    Strategy(knobs::Strategy),
     /// The runtime's `Guide` of the same name.
     Guide(knobs::Guide),
     /// A `bool` field.
@@ -579,15 +580,13 @@ impl Args {
             }
         }
         match (strategy, depth) {
-            (Some(Some(knobs::Strategy::Random)), None) => args
+            (Some(Some(s)), None) => args
                 .config
-                .push((Key::Strategy, ConfigValue::Strategy(None))),
-            (Some(Some(knobs::Strategy::Pct { depth: None })), Some((n, _))) => args
-                .config
-                .push((Key::Strategy, ConfigValue::Strategy(Some(n)))),
-            (Some(Some(pct @ knobs::Strategy::Pct { .. })), None) => args
-                .config
-                .push((Key::Strategy, ConfigValue::Strategy(pct.depth()))),
+                .push((Key::Strategy, ConfigValue::Strategy(resolved(s)))),
+            (Some(Some(knobs::Strategy::Pct { depth: None })), Some((n, _))) => args.config.push((
+                Key::Strategy,
+                ConfigValue::Strategy(knobs::Strategy::Pct { depth: Some(n) }),
+            )),
             (Some(Some(pct @ knobs::Strategy::Pct { depth: Some(_) })), Some((_, path))) => cx
                 .error_spanned_by(
                     path,
@@ -599,6 +598,10 @@ impl Args {
                 path,
                 "`depth` is the bug depth of `strategy = \"pct\"`, and the strategy here is `\"random\"`: write `strategy = \"pct\"`, or remove `depth`",
             ),
+            (Some(Some(dfs @ knobs::Strategy::Dfs { .. })), Some((_, path))) => cx.error_spanned_by(
+                path,
+                format!("`depth` is the bug depth of `strategy = \"pct\"`, and the strategy here is `\"{dfs}\"`: its bound on preemptions is written in the word (`\"dfs3\"`); remove `depth`"),
+            ),
             (None, Some((_, path))) => cx.error_spanned_by(
                 path,
                 "`depth` is the bug depth of `strategy = \"pct\"`, and no strategy is given (the default is `\"random\"`): add `strategy = \"pct\"`, or remove `depth`",
@@ -606,6 +609,17 @@ impl Args {
             (Some(None), _) | (None, None) => {}
         }
         args
+    }
+}
+
+/// `s` with its number written out: PCT's depth, DFS's bound on preemptions.
+fn resolved(s: knobs::Strategy) -> knobs::Strategy {
+    match s {
+        knobs::Strategy::Random => s,
+        knobs::Strategy::Pct { .. } => knobs::Strategy::Pct { depth: s.depth() },
+        knobs::Strategy::Dfs { .. } => knobs::Strategy::Dfs {
+            preemptions: s.preemptions(),
+        },
     }
 }
 
@@ -728,6 +742,10 @@ mod tests {
         (args, errors)
     }
 
+    fn pct(depth: usize) -> ConfigValue {
+        ConfigValue::Strategy(knobs::Strategy::Pct { depth: Some(depth) })
+    }
+
     #[test]
     fn empty_is_defaults() {
         let (args, errors) = parse(quote!());
@@ -794,7 +812,7 @@ mod tests {
                 ),
                 (Key::Guide, ConfigValue::Guide(knobs::Guide::Map)),
                 (Key::StopWhenCovered, ConfigValue::Bool(true)),
-                (Key::Strategy, ConfigValue::Strategy(Some(5))),
+                (Key::Strategy, pct(5)),
             ]
         );
         assert_eq!(args.statement_points, PointsIn::Nowhere);
@@ -879,7 +897,10 @@ mod tests {
                     Key::Schedule,
                     ConfigValue::Schedule(knobs::ScheduleMode::Auto)
                 ),
-                (Key::Strategy, ConfigValue::Strategy(None)),
+                (
+                    Key::Strategy,
+                    ConfigValue::Strategy(knobs::Strategy::Random)
+                ),
             ]
         );
         let (args, errors) = parse(quote!(depth = 2, schedule = "stress", strategy = "pct"));
@@ -891,28 +912,25 @@ mod tests {
                     Key::Schedule,
                     ConfigValue::Schedule(knobs::ScheduleMode::Stress)
                 ),
-                (Key::Strategy, ConfigValue::Strategy(Some(2))),
+                (Key::Strategy, pct(2)),
             ]
         );
         let (args, _) = parse(quote!(strategy = "pct"));
         assert_eq!(
             args.config,
-            [(
-                Key::Strategy,
-                ConfigValue::Strategy(Some(knobs::DEFAULT_PCT_DEPTH))
-            )]
+            [(Key::Strategy, pct(knobs::DEFAULT_PCT_DEPTH))]
         );
 
         let (args, errors) = parse(quote!(
             schedule = "controled",
-            strategy = "dfs",
+            strategy = "bfs",
             depth = 0,
             statement_points = "no"
         ));
         assert!(args.config.is_empty());
         let expected = [
             "`schedule`: `\"controled\"` is not a schedule: write `\"auto\"` (the default), `\"controlled\"` or `\"stress\"`",
-            "`strategy`: `\"dfs\"` is not a strategy: write `\"random\"` (the default), `\"pct\"` (bug depth 3) or `\"pct\"` and a bug depth of at least 1, e.g. `\"pct2\"`",
+            "`strategy`: `\"bfs\"` is not a strategy: write `\"random\"` (the default), `\"pct\"` (bug depth 3) or `\"pct\"` and a bug depth of at least 1, e.g. `\"pct2\"`, or `\"dfs\"` (at most 2 preemptions) or `\"dfs\"` and a bound on preemptions, e.g. `\"dfs3\"`",
             "`depth` takes a positive integer, the bug depth `strategy = \"pct\"` aims at, e.g. `depth = 2`, not 0",
             "`statement_points` takes `true` (in test builds, the default), `false` or `\"always\"`, e.g. `statement_points = false`, not `\"no\"`",
         ];
@@ -1057,7 +1075,7 @@ mod tests {
             expect("schedule", text, text.parse(), ConfigValue::Schedule);
             expect("guide", text, text.parse(), ConfigValue::Guide);
             expect("strategy", text, text.parse(), |s: knobs::Strategy| {
-                ConfigValue::Strategy(s.depth())
+                ConfigValue::Strategy(resolved(s))
             });
         }
     }
@@ -1083,10 +1101,21 @@ mod tests {
     fn depth_in_the_strategy() {
         let (args, errors) = parse(quote!(strategy = "pct4"));
         assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(args.config, [(Key::Strategy, pct(4))]);
+        let (args, errors) = parse(quote!(strategy = "dfs"));
+        assert!(errors.is_empty(), "{errors:?}");
         assert_eq!(
             args.config,
-            [(Key::Strategy, ConfigValue::Strategy(Some(4)))]
+            [(
+                Key::Strategy,
+                ConfigValue::Strategy(knobs::Strategy::Dfs {
+                    preemptions: Some(knobs::DEFAULT_PREEMPTIONS)
+                })
+            )]
         );
+        let (args, errors) = parse(quote!(strategy = "dfs3", depth = 2));
+        assert!(args.config.is_empty());
+        assert_eq!(errors, ["`depth` is the bug depth of `strategy = \"pct\"`, and the strategy here is `\"dfs3\"`: its bound on preemptions is written in the word (`\"dfs3\"`); remove `depth`"]);
         let (args, errors) = parse(quote!(strategy = "pct4", depth = 2));
         assert!(args.config.is_empty());
         assert_eq!(errors, ["`depth` is given twice: `strategy = \"pct4\"` already says the bug depth; write `strategy = \"pct\", depth = ..` or `strategy = \"pct4\"` alone"]);

@@ -351,11 +351,17 @@ fn config_value(krate: &Path, value: ConfigValue) -> TokenStream {
             knobs::ScheduleMode::Controlled => quote!(#krate::ScheduleMode::Controlled),
             knobs::ScheduleMode::Stress => quote!(#krate::ScheduleMode::Stress),
         },
-        ConfigValue::Strategy(None) => quote!(#krate::Strategy::Random),
-        ConfigValue::Strategy(Some(depth)) => {
-            let depth = Literal::usize_unsuffixed(depth);
-            quote!(#krate::Strategy::Pct { depth: #depth })
-        }
+        ConfigValue::Strategy(s) => match (s.depth(), s.preemptions()) {
+            (Some(depth), _) => {
+                let depth = Literal::usize_unsuffixed(depth);
+                quote!(#krate::Strategy::Pct { depth: #depth })
+            }
+            (_, Some(bound)) => {
+                let bound = Literal::usize_unsuffixed(bound);
+                quote!(#krate::Strategy::Dfs { preemptions: #bound })
+            }
+            (None, None) => quote!(#krate::Strategy::Random),
+        },
         ConfigValue::Guide(g) => match g {
             knobs::Guide::Random => quote!(#krate::Guide::Random),
             knobs::Guide::Pairs => quote!(#krate::Guide::Pairs),

@@ -52,8 +52,8 @@ use proc_macro::TokenStream;
 ///
 /// All optional, as `key = value` separated by commas. The knobs of the check set the fields
 /// of `threadsafe_rt::Config` of the same name; the others keep their defaults, and
-/// `THREADSAFE_SEED` / `THREADSAFE_BUDGET` / `THREADSAFE_GUIDE` in the environment still
-/// override seed, budget and guide. Values in strings follow the grammar of
+/// `THREADSAFE_SEED` / `THREADSAFE_BUDGET` / `THREADSAFE_GUIDE` / `THREADSAFE_STRATEGY` in the
+/// environment still override seed, budget, guide and strategy. Values in strings follow the grammar of
 /// `threadsafe-knobs`, the same as those variables: a string one accepts, the other accepts.
 ///
 /// | argument | value | default |
@@ -70,7 +70,7 @@ use proc_macro::TokenStream;
 /// | `deadlock_timeout` | time without progress that counts as a deadlock, same format | derived per test |
 /// | `executor` | `"stress"` or `"paper"` | `"stress"` |
 /// | `schedule` | `"auto"` (controlled when the type has scheduling points), `"controlled"` or `"stress"` | `"auto"` |
-/// | `strategy` | who runs next in a controlled execution: `"random"`, `"pct"`, or `"pct"` with its bug depth (`"pct2"`) | `"random"` |
+/// | `strategy` | who runs next in a controlled execution: `"random"`, `"pct"`, or `"pct"` with its bug depth (`"pct2"`); `"dfs"`, every schedule with at most 2 preemptions, or `"dfs"` with its bound (`"dfs3"`) | `"random"` |
 /// | `depth` | the bug depth `strategy = "pct"` aims at, at least 1 (only with `"pct"` without a depth) | 3 |
 /// | `guide` | how tests and controlled schedules are chosen: `"random"` (default), `"pairs"` (CovCon: the pair of methods run concurrently least so far), `"map"` (MAPTest: methods and schedules aimed at uncovered memory-access patterns) | `"random"` |
 /// | `stop_when_covered` | `true` ends the check once every feasible memory-access pattern is covered | `false` |

@@ -310,14 +310,20 @@ impl Setting for Guide {
 word_setting!(Guide);
 
 // ---------------------------------------------------------------------------------------
-// The strategy: a word and, for PCT, a depth.
+// The strategy: a word and, for PCT a depth, for DFS a bound on preemptions.
 // ---------------------------------------------------------------------------------------
 
 /// The bug depth of PCT when none is written.
 pub const DEFAULT_PCT_DEPTH: usize = 3;
 
+/// The bound on preemptions of DFS when none is written: most bugs need at most two
+/// (CHESS, Musuvathi and Qadeer, PLDI 2007).
+pub const DEFAULT_PREEMPTIONS: usize = 2;
+
 /// Who runs next in a controlled execution, as written: `random` (the default), `pct` (PCT
-/// for bugs of depth [`DEFAULT_PCT_DEPTH`]), or `pct` and a depth of at least 1 (`pct2`).
+/// for bugs of depth [`DEFAULT_PCT_DEPTH`]) or `pct` and a depth of at least 1 (`pct2`),
+/// `dfs` (every schedule with at most [`DEFAULT_PREEMPTIONS`] preemptions) or `dfs` and a
+/// bound (`dfs0`, `dfs3`).
 ///
 /// ```
 /// use threadsafe_knobs::Strategy;
@@ -328,6 +334,9 @@ pub const DEFAULT_PCT_DEPTH: usize = 3;
 /// assert_eq!(Strategy::Pct { depth: None }.depth(), Some(3));
 /// assert_eq!(Strategy::Pct { depth: Some(2) }.to_string(), "pct2");
 /// assert!("pct0".parse::<Strategy>().unwrap_err().to_string().contains("at least 1"));
+/// assert_eq!("dfs".parse(), Ok(Strategy::Dfs { preemptions: None }));
+/// assert_eq!("dfs0".parse(), Ok(Strategy::Dfs { preemptions: Some(0) }));
+/// assert_eq!(Strategy::Dfs { preemptions: None }.preemptions(), Some(2));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Strategy {
@@ -338,18 +347,35 @@ pub enum Strategy {
         /// The depth if written (at least 1).
         depth: Option<usize>,
     },
+    /// `dfs`, or `dfs` and the bound on preemptions (`dfs3`).
+    Dfs {
+        /// The bound if written (0 or more).
+        preemptions: Option<usize>,
+    },
 }
+
+/// The largest number written after `pct` or `dfs`: more is no small bound.
+const MAX_STRATEGY_NUMBER: usize = 1_000;
 
 impl Strategy {
     /// The valid values for a message.
-    pub const EXPECTED: &'static str = "`\"random\"` (the default), `\"pct\"` (bug depth 3) or `\"pct\"` and a bug depth of at least 1, e.g. `\"pct2\"`";
+    pub const EXPECTED: &'static str = "`\"random\"` (the default), `\"pct\"` (bug depth 3) or `\"pct\"` and a bug depth of at least 1, e.g. `\"pct2\"`, or `\"dfs\"` (at most 2 preemptions) or `\"dfs\"` and a bound on preemptions, e.g. `\"dfs3\"`";
 
     /// The bug depth PCT aims at (the written one, or [`DEFAULT_PCT_DEPTH`]); `None` for
-    /// `random`.
+    /// another strategy.
     pub fn depth(self) -> Option<usize> {
         match self {
-            Strategy::Random => None,
             Strategy::Pct { depth } => Some(depth.unwrap_or(DEFAULT_PCT_DEPTH)),
+            _ => None,
+        }
+    }
+
+    /// The bound on preemptions of DFS (the written one, or [`DEFAULT_PREEMPTIONS`]);
+    /// `None` for another strategy.
+    pub fn preemptions(self) -> Option<usize> {
+        match self {
+            Strategy::Dfs { preemptions } => Some(preemptions.unwrap_or(DEFAULT_PREEMPTIONS)),
+            _ => None,
         }
     }
 }
@@ -368,23 +394,41 @@ impl FromStr for Strategy {
                 Strategy::EXPECTED
             ))
         };
-        let digits = s.strip_prefix("pct").ok_or_else(not_a_strategy)?;
+        let (dfs, digits) = match (s.strip_prefix("pct"), s.strip_prefix("dfs")) {
+            (Some(digits), _) => (false, digits),
+            (_, Some(digits)) => (true, digits),
+            _ => return Err(not_a_strategy()),
+        };
         if digits.is_empty() {
-            return Ok(Strategy::Pct { depth: None });
+            return Ok(if dfs {
+                Strategy::Dfs { preemptions: None }
+            } else {
+                Strategy::Pct { depth: None }
+            });
         }
         if !digits.bytes().all(|b| b.is_ascii_digit()) {
             return Err(not_a_strategy());
         }
         match digits.parse::<usize>() {
-            Ok(0) => Err(Error::new(format!(
+            Ok(n) if n > MAX_STRATEGY_NUMBER => Err(too_large(text, dfs)),
+            Ok(0) if !dfs => Err(Error::new(format!(
                 "`{text:?}`: the bug depth of PCT is at least 1, e.g. `\"pct2\"`"
             ))),
+            Ok(n) if dfs => Ok(Strategy::Dfs {
+                preemptions: Some(n),
+            }),
             Ok(depth) => Ok(Strategy::Pct { depth: Some(depth) }),
-            Err(_) => Err(Error::new(format!(
-                "`{text:?}`: the bug depth is too large; PCT aims at small depths, e.g. `\"pct2\"`"
-            ))),
+            Err(_) => Err(too_large(text, dfs)),
         }
     }
+}
+
+fn too_large(text: &str, dfs: bool) -> Error {
+    Error::new(if dfs {
+        format!("`{text:?}`: the bound on preemptions is too large; DFS explores small bounds, e.g. `\"dfs2\"`")
+    } else {
+        format!("`{text:?}`: the bug depth is too large; PCT aims at small depths, e.g. `\"pct2\"`")
+    })
 }
 
 impl fmt::Display for Strategy {
@@ -393,6 +437,10 @@ impl fmt::Display for Strategy {
             Strategy::Random => f.write_str("random"),
             Strategy::Pct { depth: None } => f.write_str("pct"),
             Strategy::Pct { depth: Some(d) } => write!(f, "pct{d}"),
+            Strategy::Dfs { preemptions: None } => f.write_str("dfs"),
+            Strategy::Dfs {
+                preemptions: Some(k),
+            } => write!(f, "dfs{k}"),
         }
     }
 }
@@ -639,11 +687,26 @@ mod tests {
             ("pct", Strategy::Pct { depth: None }),
             ("pct1", Strategy::Pct { depth: Some(1) }),
             (" pct10\n", Strategy::Pct { depth: Some(10) }),
+            ("dfs", Strategy::Dfs { preemptions: None }),
+            (
+                "dfs0",
+                Strategy::Dfs {
+                    preemptions: Some(0),
+                },
+            ),
+            (
+                "dfs3",
+                Strategy::Dfs {
+                    preemptions: Some(3),
+                },
+            ),
         ] {
             assert_eq!(text.parse(), Ok(want), "{text:?}");
             assert_eq!(want.to_string().parse(), Ok(want));
         }
-        for bad in ["", "dfs", "Random", "pct-1", "pct 2", "pct2x", "pct:2"] {
+        for bad in [
+            "", "DFS", "Random", "pct-1", "pct 2", "pct2x", "pct:2", "dfs-1", "dfs2x",
+        ] {
             assert_eq!(
                 err(bad.parse::<Strategy>()),
                 format!("`{bad:?}` is not a strategy: write {}", Strategy::EXPECTED)
@@ -654,6 +717,17 @@ mod tests {
             "`\"pct0\"`: the bug depth of PCT is at least 1, e.g. `\"pct2\"`"
         );
         assert!(err("pct99999999999999999999999".parse::<Strategy>()).contains("too large"));
+        assert!(err("dfs1001".parse::<Strategy>()).contains("bound on preemptions is too large"));
+        assert_eq!(
+            "dfs1000".parse::<Strategy>().unwrap().preemptions(),
+            Some(1000)
+        );
+        assert_eq!(
+            Strategy::Dfs { preemptions: None }.preemptions(),
+            Some(DEFAULT_PREEMPTIONS)
+        );
+        assert_eq!(Strategy::Dfs { preemptions: None }.depth(), None);
+        assert_eq!(Strategy::Pct { depth: None }.preemptions(), None);
         assert!(Strategy::EXPECTED.contains(&format!("(bug depth {DEFAULT_PCT_DEPTH})")));
         assert_eq!(Strategy::Random.depth(), None);
         assert_eq!(Strategy::Pct { depth: Some(5) }.depth(), Some(5));

@@ -127,4 +127,8 @@ pub const WORDS: &[&str] = &[
     "covcon",
     "controled",
     "dfs",
+    "dfs0",
+    "dfs3",
+    "dfs-1",
+    "dfs1001",
 ];

@@ -11,6 +11,7 @@ use std::time::Duration;
 use threadsafe_knobs as knobs;
 
 mod spread;
+mod words;
 
 pub use spread::Shard;
 
@@ -20,6 +21,9 @@ pub const SEED_ENV: &str = "THREADSAFE_SEED";
 pub const BUDGET_ENV: &str = "THREADSAFE_BUDGET";
 /// Environment variable that overrides [`Config::guide`] (`random`, `pairs` or `map`).
 pub const GUIDE_ENV: &str = "THREADSAFE_GUIDE";
+/// Environment variable that overrides [`Config::strategy`] (`random`, `pct`, `pct2`, `dfs`,
+/// `dfs3`, ...).
+pub const STRATEGY_ENV: &str = "THREADSAFE_STRATEGY";
 /// Environment variable that replays one controlled execution: the token a report printed.
 pub const REPLAY_ENV: &str = "THREADSAFE_REPLAY";
 /// Environment variable that overrides [`Config::jobs`]: how many hunts run at once (a
@@ -87,15 +91,16 @@ pub enum ScheduleMode {
     Stress,
 }
 
-/// Who runs next at a scheduling point of a controlled execution. Written `random`, or
-/// `pct` and the depth (`pct3`; `pct` alone is depth 3), as in a replay token (its `FromStr`
-/// and `Display`).
+/// Who runs next at a scheduling point of a controlled execution. Written `random`, `pct`
+/// and the depth (`pct3`; `pct` alone is depth 3), or `dfs` and the bound on preemptions
+/// (`dfs2`; `dfs` alone is 2), as in a replay token (its `FromStr` and `Display`).
 ///
 /// ```
 /// use threadsafe_rt::Strategy;
 ///
 /// assert_eq!("pct".parse(), Ok(Strategy::Pct { depth: 3 }));
 /// assert_eq!(Strategy::Pct { depth: 2 }.to_string(), "pct2");
+/// assert_eq!("dfs".parse(), Ok(Strategy::Dfs { preemptions: 2 }));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -107,6 +112,15 @@ pub enum Strategy {
     Pct {
         /// The bug depth aimed at (the number of ordering constraints), at least 1.
         depth: usize,
+    },
+    /// Depth-first exploration of every schedule of a test with at most `preemptions`
+    /// preemptions (a switch away from a thread that could go on; CHESS, Musuvathi and
+    /// Qadeer, PLDI 2007), up to a limit of schedules per test, then random ones. A passing
+    /// report says which tests were explored to the end.
+    Dfs {
+        /// The bound on preemptions of a schedule (0: switches only where a thread blocks,
+        /// yields or ends).
+        preemptions: usize,
     },
 }
 
@@ -127,119 +141,6 @@ pub enum Guide {
     /// execution eagerly schedules the thread whose next step extends one of the patterns
     /// the test can cover (Algorithm 5).
     Map,
-}
-
-// The settings as text: the grammar's words, through its own enums (exhaustive both ways,
-// so a new word cannot be missed here).
-
-impl Executor {
-    fn knob(self) -> knobs::Executor {
-        match self {
-            Executor::Workers => knobs::Executor::Workers,
-            Executor::Paper => knobs::Executor::Paper,
-        }
-    }
-}
-
-impl FromStr for Executor {
-    type Err = ConfigError;
-
-    fn from_str(s: &str) -> Result<Self, ConfigError> {
-        Ok(match s.parse::<knobs::Executor>()? {
-            knobs::Executor::Workers => Executor::Workers,
-            knobs::Executor::Paper => Executor::Paper,
-        })
-    }
-}
-
-impl fmt::Display for Executor {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.knob().fmt(f)
-    }
-}
-
-impl ScheduleMode {
-    fn knob(self) -> knobs::ScheduleMode {
-        match self {
-            ScheduleMode::Auto => knobs::ScheduleMode::Auto,
-            ScheduleMode::Controlled => knobs::ScheduleMode::Controlled,
-            ScheduleMode::Stress => knobs::ScheduleMode::Stress,
-        }
-    }
-}
-
-impl FromStr for ScheduleMode {
-    type Err = ConfigError;
-
-    fn from_str(s: &str) -> Result<Self, ConfigError> {
-        Ok(match s.parse::<knobs::ScheduleMode>()? {
-            knobs::ScheduleMode::Auto => ScheduleMode::Auto,
-            knobs::ScheduleMode::Controlled => ScheduleMode::Controlled,
-            knobs::ScheduleMode::Stress => ScheduleMode::Stress,
-        })
-    }
-}
-
-impl fmt::Display for ScheduleMode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.knob().fmt(f)
-    }
-}
-
-impl Strategy {
-    fn knob(self) -> knobs::Strategy {
-        match self {
-            Strategy::Random => knobs::Strategy::Random,
-            Strategy::Pct { depth } => knobs::Strategy::Pct { depth: Some(depth) },
-        }
-    }
-}
-
-impl FromStr for Strategy {
-    type Err = ConfigError;
-
-    fn from_str(s: &str) -> Result<Self, ConfigError> {
-        Ok(match s.parse::<knobs::Strategy>()? {
-            knobs::Strategy::Random => Strategy::Random,
-            knobs::Strategy::Pct { depth } => Strategy::Pct {
-                depth: depth.unwrap_or(knobs::DEFAULT_PCT_DEPTH),
-            },
-        })
-    }
-}
-
-impl fmt::Display for Strategy {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.knob().fmt(f)
-    }
-}
-
-impl Guide {
-    fn knob(self) -> knobs::Guide {
-        match self {
-            Guide::Random => knobs::Guide::Random,
-            Guide::Pairs => knobs::Guide::Pairs,
-            Guide::Map => knobs::Guide::Map,
-        }
-    }
-}
-
-impl FromStr for Guide {
-    type Err = ConfigError;
-
-    fn from_str(s: &str) -> Result<Self, ConfigError> {
-        Ok(match s.parse::<knobs::Guide>()? {
-            knobs::Guide::Random => Guide::Random,
-            knobs::Guide::Pairs => Guide::Pairs,
-            knobs::Guide::Map => Guide::Map,
-        })
-    }
-}
-
-impl fmt::Display for Guide {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.knob().fmt(f)
-    }
 }
 
 /// Parameters of a check. Start from [`Config::default`] and set fields; the defaults are
@@ -277,6 +178,11 @@ pub struct Config {
     pub seed: u64,
     /// Wall-clock bound of the whole check (1 s).
     pub budget: Duration,
+    /// Most generated tests per hunt (`None`, the default: as many as the budget allows).
+    /// A check that ends here rather than at its budget runs the same tests every time; under
+    /// `strategy = "dfs"` it explores each of them the same way, so that its pass states the
+    /// same coverage every run.
+    pub tests: Option<u64>,
     /// How long a run may make no progress before it counts as a deadlock; `None` derives
     /// it from the sequential run time of each test, at least 250 ms.
     pub deadlock_timeout: Option<Duration>,
@@ -336,6 +242,7 @@ impl Default for Config {
             state_changer_tries: 5,
             cut_call_tries: 2,
             conc_execs: 100,
+            tests: None,
             threads: 2,
             post_calls: 1,
             seed: 0,
@@ -377,7 +284,8 @@ impl From<knobs::Error> for ConfigError {
 }
 
 impl Config {
-    /// Applies `THREADSAFE_SEED`, `THREADSAFE_BUDGET`, `THREADSAFE_GUIDE`, `THREADSAFE_REPLAY`,
+    /// Applies `THREADSAFE_SEED`, `THREADSAFE_BUDGET`, `THREADSAFE_GUIDE`,
+    /// `THREADSAFE_STRATEGY`, `THREADSAFE_REPLAY`,
     /// `THREADSAFE_JOBS`, `THREADSAFE_SHARD` and `THREADSAFE_REGRESSIONS` from the
     /// environment, strictly: a value that does not parse is an error that says what was
     /// expected.
@@ -394,6 +302,7 @@ impl Config {
             std::env::var(SEED_ENV).ok().as_deref(),
             std::env::var(BUDGET_ENV).ok().as_deref(),
             std::env::var(GUIDE_ENV).ok().as_deref(),
+            std::env::var(STRATEGY_ENV).ok().as_deref(),
         )?
         .with_spread_overrides(
             std::env::var(JOBS_ENV).ok().as_deref(),
@@ -432,6 +341,7 @@ impl Config {
         seed: Option<&str>,
         budget: Option<&str>,
         guide: Option<&str>,
+        strategy: Option<&str>,
     ) -> Result<Self, ConfigError> {
         let in_var = |var: &'static str| move |e: knobs::Error| ConfigError(format!("{var}: {e}"));
         if let Some(s) = seed {
@@ -447,6 +357,11 @@ impl Config {
             self.guide = g
                 .parse()
                 .map_err(|e: ConfigError| ConfigError(format!("{GUIDE_ENV}: {e}")))?;
+        }
+        if let Some(t) = strategy {
+            self.strategy = t
+                .parse()
+                .map_err(|e: ConfigError| ConfigError(format!("{STRATEGY_ENV}: {e}")))?;
         }
         self.validate()?;
         Ok(self)
@@ -619,21 +534,25 @@ mod tests {
     #[test]
     fn env_overrides_are_strict() {
         let c = Config::default()
-            .with_overrides(Some("42"), Some("250ms"), Some("map"))
+            .with_overrides(Some("42"), Some("250ms"), Some("map"), None)
             .unwrap();
         assert_eq!(c.seed, 42);
         assert_eq!(c.budget, Duration::from_millis(250));
         assert_eq!(c.guide, Guide::Map);
+        let c = Config::default()
+            .with_overrides(None, None, None, Some("dfs"))
+            .unwrap();
+        assert_eq!(c.strategy, Strategy::Dfs { preemptions: 2 });
         let e = Config::default()
-            .with_overrides(Some("-1"), None, None)
+            .with_overrides(Some("-1"), None, None, None)
             .unwrap_err();
         assert!(e.to_string().contains("THREADSAFE_SEED"), "{e}");
         let e = Config::default()
-            .with_overrides(None, Some("fast"), None)
+            .with_overrides(None, Some("fast"), None, None)
             .unwrap_err();
         assert!(e.to_string().contains("THREADSAFE_BUDGET"), "{e}");
         let c = Config::default()
-            .with_overrides(Some("random"), None, None)
+            .with_overrides(Some("random"), None, None, None)
             .unwrap();
         let _ = c.seed;
         for (written, guide) in [
@@ -642,7 +561,7 @@ mod tests {
             (" map\n", Guide::Map),
         ] {
             let c = Config::default()
-                .with_overrides(None, None, Some(written))
+                .with_overrides(None, None, Some(written), None)
                 .unwrap();
             assert_eq!(c.guide, guide, "{written:?}");
         }
@@ -650,12 +569,12 @@ mod tests {
             guide: Guide::Pairs,
             ..Config::default()
         }
-        .with_overrides(None, None, None)
+        .with_overrides(None, None, None, None)
         .unwrap();
         assert_eq!(c.guide, Guide::Pairs, "no override keeps the field");
         for bad in ["covcon", "Map", ""] {
             let e = Config::default()
-                .with_overrides(None, None, Some(bad))
+                .with_overrides(None, None, Some(bad), None)
                 .unwrap_err();
             assert_eq!(
                 e.to_string(),
@@ -665,7 +584,7 @@ mod tests {
             );
         }
         let e = Config::default()
-            .with_overrides(None, Some("0s"), None)
+            .with_overrides(None, Some("0s"), None, None)
             .unwrap_err();
         assert_eq!(
             e.to_string(),
@@ -678,7 +597,7 @@ mod tests {
     #[test]
     fn env_overrides_follow_the_grammar() {
         for &text in knobs::samples::DURATIONS {
-            let env = Config::default().with_overrides(None, Some(text), None);
+            let env = Config::default().with_overrides(None, Some(text), None, None);
             match knobs::parse_duration(text) {
                 Ok(d) => assert_eq!(env.map(|c| c.budget), Ok(d), "{text:?}"),
                 Err(e) => assert_eq!(
@@ -689,7 +608,7 @@ mod tests {
             }
         }
         for &text in knobs::samples::SEEDS {
-            let env = Config::default().with_overrides(Some(text), None, None);
+            let env = Config::default().with_overrides(Some(text), None, None, None);
             match text.parse::<knobs::Seed>() {
                 Ok(knobs::Seed::Fixed(n)) => assert_eq!(env.map(|c| c.seed), Ok(n), "{text:?}"),
                 Ok(knobs::Seed::Random) => assert!(env.is_ok(), "{text:?}"),
@@ -701,7 +620,16 @@ mod tests {
             }
         }
         for &text in knobs::samples::WORDS {
-            let env = Config::default().with_overrides(None, None, Some(text));
+            let env = Config::default().with_overrides(None, None, None, Some(text));
+            match text.parse::<knobs::Strategy>() {
+                Ok(_) => assert_eq!(env.map(|c| c.strategy), text.parse(), "{text:?}"),
+                Err(e) => assert_eq!(
+                    env.unwrap_err().to_string(),
+                    format!("{STRATEGY_ENV}: {e}"),
+                    "{text:?}"
+                ),
+            }
+            let env = Config::default().with_overrides(None, None, Some(text), None);
             match text.parse::<knobs::Guide>() {
                 Ok(g) => assert_eq!(env.map(|c| c.guide.knob()), Ok(g), "{text:?}"),
                 Err(e) => assert_eq!(
@@ -759,6 +687,8 @@ mod tests {
             Strategy::Random,
             Strategy::Pct { depth: 1 },
             Strategy::Pct { depth: 3 },
+            Strategy::Dfs { preemptions: 0 },
+            Strategy::Dfs { preemptions: 2 },
         ] {
             assert_eq!(v.to_string().parse(), Ok(v));
         }
@@ -797,10 +727,17 @@ mod tests {
                 ..token
             })
         );
+        assert_eq!(
+            "7.12.3.dfs2".parse(),
+            Ok(ReplayToken {
+                strategy: Strategy::Dfs { preemptions: 2 },
+                ..token
+            })
+        );
         for bad in [
             "",
             "7.12.3",
-            "7.12.3.dfs",
+            "7.12.3.bfs",
             "7.12.3.pct0",
             "7.12.3.random.map",
             "7.12.3.random.random",

@@ -148,8 +148,9 @@
 //! its results (a clock, an address, hash order).
 //!
 //! At run time, `THREADSAFE_SEED` (a `u64`, or `random`), `THREADSAFE_BUDGET` (`500ms`,
-//! `30s`, `10m`), `THREADSAFE_GUIDE` (`random`, `pairs`, `map`) and `THREADSAFE_REPLAY` (a
-//! token from a report) override the attribute: a
+//! `30s`, `10m`), `THREADSAFE_GUIDE` (`random`, `pairs`, `map`), `THREADSAFE_STRATEGY`
+//! (`random`, `pct`, `dfs`, ...) and `THREADSAFE_REPLAY` (a token from a report) override the
+//! attribute: a
 //! long hunt is one variable away, `THREADSAFE_BUDGET=10m cargo test thread_safe_`.
 //! `THREADSAFE_JOBS` (1), `THREADSAFE_SHARD` (`k/n`) and `THREADSAFE_REGRESSIONS` (`on`,
 //! `off`) spread a hunt and switch the regressions file (above). The
@@ -223,8 +224,8 @@ pub use config::{
 pub use contain::contain;
 pub use coverage::{MapCoverage, PatternCount, UniverseSource};
 pub use report::{
-    Coverage, Ended, Failure, Hunts, Regressions, Report, ResultsNotes, Shrunk, SkippedEntry,
-    Verdict, Violation, Written,
+    Coverage, Ended, Exploration, Failure, Hunts, Regressions, Report, ResultsNotes, Shrunk,
+    SkippedEntry, Verdict, Violation, Written,
 };
 pub use subject::{Description, Skipped, Subject};
 pub use threadsafe_derive::thread_safe;

@@ -9,7 +9,7 @@ use crate::coverage::{thread_methods, Tracker};
 use crate::exec::Control;
 use crate::generate::ReadyTest;
 use crate::lock::lock;
-use crate::strategy::{control, exactly};
+use crate::strategy::{control, exactly, Exploration};
 
 /// Where a controlled batch's schedules come from.
 #[derive(Clone, Copy, Debug)]
@@ -24,17 +24,19 @@ pub(super) enum Schedules {
 const TARGETS_PER_TEST: usize = 8;
 
 /// The control of a batch of `ready` with `schedules`: its schedulers, and (with `read`)
-/// `tracker` reading its executions.
+/// `tracker` reading its executions; under DFS, the exploration's progress.
 pub(super) fn control_of(
     config: &Config,
     tracker: &Arc<Mutex<Tracker>>,
     ready: &ReadyTest,
     schedules: Schedules,
     read: bool,
-) -> Control {
+) -> (Control, Option<Exploration>) {
     let base = match schedules {
         Schedules::Batch(base) => base,
-        Schedules::Exactly { batch, execution } => return exactly(config, batch, execution),
+        Schedules::Exactly { batch, execution } => {
+            return (exactly(config, batch, execution), None)
+        }
     };
     let targets = (config.guide == Guide::Map).then(|| {
         let mut t = lock(tracker);
@@ -44,10 +46,11 @@ pub(super) fn control_of(
             t.targets(&methods, ready.target, TARGETS_PER_TEST),
         )
     });
-    let control = control(config, base, targets);
+    let (control, exploration) = control(config, base, targets);
     if !read {
-        return control;
+        return (control, exploration);
     }
     let tracker = tracker.clone();
-    control.with_trace_sink(Box::new(move |trace| lock(&tracker).add_trace(trace)))
+    let control = control.with_trace_sink(Box::new(move |trace| lock(&tracker).add_trace(trace)));
+    (control, exploration)
 }

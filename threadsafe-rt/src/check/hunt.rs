@@ -37,6 +37,9 @@ pub(super) struct Hunt<'c, T: 'static> {
     pub(super) replayable: bool,
     /// Executions per batch: `conc_execs`, or up to the execution a replay names.
     batch_size: usize,
+    /// A replay: a controlled batch runs exactly `batch_size` executions, even when its
+    /// strategy explores (the token names an execution of the exploration).
+    exact_count: bool,
     /// How long shrinking a find may take.
     shrink_time: Duration,
     /// Whether a test with points inside its calls also runs free (not in a replay, which
@@ -69,6 +72,7 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
             results: ResultsOracle::default(),
             replayable: true,
             batch_size: config.conc_execs,
+            exact_count: false,
             shrink_time: shrink_time(config.budget),
             free_arm: true,
             free: FreeArm::new(),
@@ -104,6 +108,9 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
             Rounds::new(self.desc, self.config).guided(self.config.guide, self.tracker.clone());
         let mut halted = false;
         while let Some(ready) = rounds.next(&mut self.seq, self.deadline) {
+            if self.config.tests.is_some_and(|n| report.tests >= n) {
+                break;
+            }
             if self
                 .stop
                 .as_ref()
@@ -153,6 +160,7 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
     pub(super) fn replay(mut self, token: ReplayToken, report: &mut Report) {
         self.deadline = Instant::now() + Duration::from_secs(24 * 3600);
         self.batch_size = token.execution + 1;
+        self.exact_count = true;
         self.free_arm = false;
         self.shrink_time = SHRINK_MAX;
         let mut rounds = Rounds::new(self.desc, self.config)
@@ -189,6 +197,7 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
         }
         // Candidates run whole batches, as in the check, whatever execution a replay named.
         self.batch_size = self.config.conc_execs;
+        self.exact_count = false;
         if let Verdict::Violation(v) =
             std::mem::replace(&mut report.verdict, Verdict::NoViolationFound)
         {
@@ -295,8 +304,17 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
         let timeout = config.hang_timeout(Some(ready.seq_time));
         let controlled = schedules.is_some();
         report.controlled_tests += u64::from(controlled && !extra);
-        let control =
-            schedules.map(|s| control_of(config, &self.tracker, ready, s, self.replayable));
+        let (control, exploration) =
+            match schedules.map(|s| control_of(config, &self.tracker, ready, s, self.replayable)) {
+                Some((control, exploration)) => (Some(control), exploration),
+                None => (None, None),
+            };
+        // An exploration runs its schedules first, unless a replay asks for exactly its
+        // executions up to the one the token names.
+        let count = match &exploration {
+            Some(_) if !self.exact_count => crate::strategy::executions(config.strategy, count),
+            _ => count,
+        };
         if !extra {
             self.batches += 1;
         }
@@ -318,6 +336,10 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
             lock(&self.tracker).add_test(&ready.test);
         }
         report.executions += batch.executions as u64;
+        if let Some(exploration) = exploration {
+            let failed = !matches!(batch.outcome, ExecOutcome::Passed);
+            report.exploration.add(exploration.explored(), failed);
+        }
         if config.stop_when_covered
             && matches!(batch.outcome, ExecOutcome::Passed)
             && lock(&self.tracker).all_covered()

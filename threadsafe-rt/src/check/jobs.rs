@@ -97,6 +97,7 @@ fn merge(report: &mut Report, reports: Vec<Report>, config: &Config, seeds: Vec<
         report.controlled_tests += r.controlled_tests;
         report.uncontrolled_runs += r.uncontrolled_runs;
         report.cut_runs += r.cut_runs;
+        report.exploration.merge(&r.exploration);
         report.abandoned_threads += r.abandoned_threads;
         let notes = &mut report.results;
         notes.compared |= r.results.compared;

@@ -187,6 +187,14 @@ impl<T: Send + Sync + 'static> Batch<T> {
             None => self.stride,
         }
         .min(self.count.saturating_sub(first));
+        if size == 0 {
+            return None;
+        }
+        // The schedule before the prefix: with none left, the batch is over.
+        let run = match &self.control {
+            Some(c) => Some(c.run(self.n, first)?),
+            None => None,
+        };
         let pools: Vec<Pool<T>> = (0..size)
             .map_while(|_| run_prefix(self.desc, &self.test))
             .collect();
@@ -197,7 +205,6 @@ impl<T: Send + Sync + 'static> Batch<T> {
             cores.aim();
         }
         self.prepared.store(first + pools.len(), Ordering::Relaxed);
-        let run = self.control.as_ref().map(|c| c.run(self.n, first));
         Some(Round { first, pools, run })
     }
 
@@ -679,7 +686,7 @@ mod tests {
         );
         // Controlled threads run one at a time: never pinned.
         let control = Control::new(Box::new(|slot| {
-            Box::new(RandomWalk::new(slot.execution as u64))
+            Some(Box::new(RandomWalk::new(slot.execution as u64)))
         }));
         for calls in visits(&mut workers, Some(control)) {
             assert!(calls.iter().all(|&(_, n)| n == allowed.len()), "{calls:?}");

@@ -18,8 +18,10 @@ pub(crate) struct ExecutionSlot {
     pub(crate) max_steps: usize,
 }
 
-/// Makes the scheduler of each execution of a batch.
-pub(crate) type MakeScheduler = Box<dyn Fn(ExecutionSlot) -> Box<dyn Scheduler> + Send + Sync>;
+/// Makes the scheduler of each execution of a batch; `None` when there is no schedule left
+/// to run (an exploration ended): the batch is over.
+pub(crate) type MakeScheduler =
+    Box<dyn Fn(ExecutionSlot) -> Option<Box<dyn Scheduler>> + Send + Sync>;
 
 /// Told the steps of every controlled execution as it ends (MAP-coverage reads them).
 pub(crate) type TraceSink = Box<dyn Fn(Vec<Step>) + Send + Sync>;
@@ -54,14 +56,15 @@ impl Control {
         self
     }
 
-    /// The controlled run of execution `e`, with `n` threads.
-    pub(super) fn run(&self, n: usize, e: usize) -> Arc<Run> {
+    /// The controlled run of execution `e`, with `n` threads; `None` when no schedule is
+    /// left.
+    pub(super) fn run(&self, n: usize, e: usize) -> Option<Arc<Run>> {
         let scheduler = (self.schedulers)(ExecutionSlot {
             threads: n,
             execution: e,
             max_steps: self.max_steps.load(Ordering::Relaxed),
-        });
-        Run::with_futile(n, scheduler, self.futile.clone())
+        })?;
+        Some(Run::with_futile(n, scheduler, self.futile.clone()))
     }
 
     /// Learns from a finished run: its length, and its steps for the sink.

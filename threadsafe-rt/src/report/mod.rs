@@ -9,6 +9,7 @@ use std::time::Duration;
 use crate::coverage::MapCoverage;
 use crate::subject::Skipped;
 
+mod explored;
 mod gated;
 mod hunts;
 mod interleaving;
@@ -17,6 +18,7 @@ mod results;
 mod rust;
 mod violation;
 
+pub use explored::Exploration;
 pub use hunts::Hunts;
 pub(crate) use regressions::FailingTest;
 pub use regressions::{Regressions, SkippedEntry, Written};
@@ -57,6 +59,8 @@ pub struct Report {
     pub abandoned_threads: usize,
     /// The memory-access-pattern coverage its controlled executions reached.
     pub coverage: Coverage,
+    /// What bounded exhaustive exploration covered (`strategy = "dfs"`).
+    pub exploration: Exploration,
     /// What ended the check.
     pub ended: Ended,
     /// Show the coverage's detail ([`Config::verbose`](crate::Config::verbose)), not one
@@ -244,6 +248,7 @@ impl Report {
             cut_runs: 0,
             abandoned_threads: 0,
             coverage: Coverage::NotMeasured("the check did not run".to_string()),
+            exploration: Exploration::default(),
             ended: Ended::Exhausted,
             verbose: false,
             hunts: Hunts::single(seed),
@@ -361,6 +366,7 @@ impl fmt::Display for Report {
                     self.elapsed.as_secs_f64(),
                     self.seed
                 )?;
+                write!(f, "{}", self.exploration)?;
                 write!(f, "{}", self.hunts)?;
                 if let Some(r) = &self.regressions {
                     write!(f, "{r}")?;

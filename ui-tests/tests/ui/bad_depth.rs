@@ -45,4 +45,13 @@ impl Heap {
     }
 }
 
+pub struct Pool;
+
+#[thread_safe(strategy = "dfs3", depth = 2)]
+impl Pool {
+    pub fn new() -> Self {
+        Pool
+    }
+}
+
 fn main() {}

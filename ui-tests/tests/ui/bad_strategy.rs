@@ -2,7 +2,7 @@ use threadsafe_rt::thread_safe;
 
 pub struct Registry;
 
-#[thread_safe(strategy = "dfs")]
+#[thread_safe(strategy = "bfs")]
 impl Registry {
     pub fn new() -> Self {
         Registry
@@ -24,6 +24,15 @@ pub struct Queue;
 impl Queue {
     pub fn new() -> Self {
         Queue
+    }
+}
+
+pub struct Pool;
+
+#[thread_safe(strategy = "dfs1001")]
+impl Pool {
+    pub fn new() -> Self {
+        Pool
     }
 }
 
