@@ -6,13 +6,13 @@
 //! bounding them would leave out schedules every program runs. Which waiter a `notify_one`
 //! wakes is a choice too, and free.
 //!
-//! The schedules of one test form a tree whose nodes are the choices with more than one
-//! option. The [`Explorer`] keeps the path of the schedule running; each execution of the
-//! batch replays the path up to its last choice with an option left, takes the next option
-//! there, and the first option at every new choice (the running thread goes on, or the
-//! lowest-numbered thread), so the same test explores the same schedules in the same order
-//! every time: execution `e` of a batch is always the same schedule, and a replay token
-//! names it as it names a random one.
+//! The schedules of one test form a tree whose nodes are its points. The [`Explorer`] keeps
+//! the path of the schedule running; each execution of the batch replays the path up to its
+//! last point with an option left, takes the next option there, and the first option at
+//! every new point (the running thread goes on, or the lowest-numbered thread). Schedules
+//! with fewer preemptions run first (levels, see [`Explorer`]). The same test explores the
+//! same schedules in the same order every time: execution `e` of a batch is always the same
+//! schedule, and a replay token names it as it names a random one.
 //!
 //! The tree is the test's only if the test makes the same choices whenever it is given the
 //! same schedule. A choice met again with a different number of options says otherwise
@@ -30,27 +30,49 @@ use crate::sched::Scheduler;
 /// for run. A test that gets this deep is not explored to the end (see decision 0093).
 const MAX_CHOICES: usize = 1_000;
 
-/// One choice with more than one option, in the path of a schedule.
+/// One point of a schedule's path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Choice {
+    /// The option this schedule takes.
     taken: usize,
+    /// The options at this point (a switch the level cannot afford is one too).
     options: usize,
+    /// The options this level explores here: 1 where a switch would be a preemption the
+    /// level cannot afford (those go to the next level), else all of them.
+    open: usize,
 }
 
 /// The exploration of one test's schedules, shared by the schedulers of its batch's
 /// executions (one at a time: a batch's controlled executions run one after the other).
+///
+/// Levels of preemptions, as CHESS's iterative context bounding: level 0 runs every schedule
+/// without a preemption; a preemption it meets is kept as a *root* of level 1 (the path up
+/// to it, and the switch), whose schedules run after every schedule of level 0; and so on up
+/// to the bound. Each schedule within the bound runs once, the ones with fewer preemptions
+/// first, so that a bug that needs one preemption is met before the schedules that spend
+/// two.
 #[derive(Debug)]
 pub(crate) struct Explorer {
     bound: usize,
     /// Schedules after which the exploration stops.
     limit: usize,
-    /// The choices of the schedule running, or run last.
+    /// The points of the schedule running, or run last.
     path: Vec<Choice>,
+    /// The points of `path` the subtree being explored starts from: never backtracked.
+    root: usize,
     /// How far into `path` the schedule running is.
     cursor: usize,
     /// Preemptions the schedule running has taken.
     preemptions: usize,
-    /// Points (all choices, one option or more) of the schedule running.
+    /// The preemptions every schedule of this level takes.
+    level: usize,
+    /// This level's roots still to explore, the last first.
+    roots: Vec<Vec<Choice>>,
+    /// The next level's roots, in the order met.
+    next: Vec<Vec<Choice>>,
+    /// A root was not kept: there were more than the limit allows to run.
+    overflow: bool,
+    /// Points of the schedule running.
     points: usize,
     /// The most points of one schedule.
     longest: usize,
@@ -58,7 +80,7 @@ pub(crate) struct Explorer {
     schedules: usize,
     /// Every schedule within the bound was begun.
     done: bool,
-    /// A choice was met again with a different number of options.
+    /// A point was met again with a different number of options.
     diverged: bool,
     /// A schedule went past [`MAX_CHOICES`] and ran its tail round-robin.
     deep: bool,
@@ -99,8 +121,13 @@ impl Explorer {
             bound,
             limit,
             path: Vec::new(),
+            root: 0,
             cursor: 0,
             preemptions: 0,
+            level: 0,
+            roots: Vec::new(),
+            next: Vec::new(),
+            overflow: false,
             points: 0,
             longest: 0,
             schedules: 0,
@@ -118,9 +145,9 @@ impl Explorer {
         }
         if self.schedules > 0 {
             if self.cursor < self.path.len() {
-                // The schedule ended before the choices it was to replay.
+                // The schedule ended before the points it was to replay.
                 self.diverged = true;
-                self.path.truncate(self.cursor);
+                self.path.truncate(self.cursor.max(self.root));
             }
             if !self.backtrack() {
                 self.done = true;
@@ -134,44 +161,92 @@ impl Explorer {
         true
     }
 
-    /// Moves the path to the next schedule: the last choice with an option left takes it,
-    /// and the choices after it are forgotten. False when there is none.
+    /// Moves the path to the next schedule: the last point of the subtree with an option
+    /// left takes it, and the points after it are forgotten; past the subtree, the next
+    /// root, of this level or the next. False when there is none.
     fn backtrack(&mut self) -> bool {
-        while let Some(c) = self.path.last_mut() {
-            if c.taken + 1 < c.options {
+        while self.path.len() > self.root {
+            let c = self.path.last_mut().expect("longer than the root");
+            if c.taken + 1 < c.open {
                 c.taken += 1;
                 return true;
             }
             self.path.pop();
         }
-        false
+        loop {
+            if let Some(root) = self.roots.pop() {
+                self.root = root.len();
+                self.path = root;
+                return true;
+            }
+            if self.next.is_empty() {
+                return false;
+            }
+            self.level += 1;
+            self.roots = std::mem::take(&mut self.next);
+            self.roots.reverse();
+        }
     }
 
-    /// Which of `options` this schedule takes at its next choice.
-    fn choose(&mut self, options: usize) -> usize {
+    /// Which of `options` this schedule takes at its next point; `preempting` when taking
+    /// any but the first is a preemption.
+    fn choose(&mut self, options: usize, preempting: bool) -> usize {
         self.points += 1;
         self.longest = self.longest.max(self.points);
-        if options <= 1 {
-            return 0;
-        }
         match self.path.get_mut(self.cursor) {
-            Some(c) if c.options == options => {}
             Some(c) => {
-                self.diverged = true;
-                *c = Choice {
-                    taken: c.taken.min(options - 1),
-                    options,
-                };
+                if c.options != options {
+                    self.diverged = true;
+                    *c = Choice {
+                        taken: c.taken.min(options - 1),
+                        options,
+                        open: c.open.min(options),
+                    };
+                }
             }
-            None => self.path.push(Choice { taken: 0, options }),
+            None => {
+                let afford = !preempting || self.preemptions < self.level;
+                let open = if afford { options } else { 1 };
+                if !afford && self.level < self.bound {
+                    self.defer(options);
+                }
+                self.path.push(Choice {
+                    taken: 0,
+                    options,
+                    open,
+                });
+            }
         }
+        let taken = self.path[self.cursor].taken;
         self.cursor += 1;
-        self.path[self.cursor - 1].taken
+        if preempting && taken > 0 {
+            self.preemptions += 1;
+        }
+        taken
     }
 
-    /// Whether the limit ended the exploration (the schedules after it are sampled).
+    /// Keeps each switch at the new point `options` as a root of the next level.
+    fn defer(&mut self, options: usize) {
+        for taken in 1..options {
+            if self.schedules + self.next.len() >= self.limit {
+                // More roots than schedules the limit allows: they would not all run.
+                self.overflow = true;
+                return;
+            }
+            let mut root = self.path.clone();
+            root.push(Choice {
+                taken,
+                options,
+                open: options,
+            });
+            self.next.push(root);
+        }
+    }
+
+    /// Whether the limit ended the exploration (the schedules after it are sampled), or
+    /// would have.
     pub(crate) fn over_limit(&self) -> bool {
-        !self.done && self.schedules >= self.limit
+        self.overflow || (!self.done && self.schedules >= self.limit)
     }
 
     /// What the exploration came to.
@@ -235,23 +310,16 @@ impl Scheduler for Dfs {
                     (others, false)
                 }
             }
-            // Going on first; a switch is a preemption, while the bound allows one.
-            Some(c) if ex.preemptions < ex.bound => {
-                (std::iter::once(c).chain(others).collect(), true)
-            }
-            Some(c) => (vec![c], false),
+            // Going on first; a switch is a preemption.
+            Some(c) => (std::iter::once(c).chain(others).collect(), true),
             // The thread blocked or ended: any runnable thread, at no cost.
             None => (runnable.to_vec(), false),
         };
-        let i = ex.choose(options.len());
-        if preempting && i > 0 {
-            ex.preemptions += 1;
-        }
-        options[i]
+        options[ex.choose(options.len(), preempting)]
     }
 
     fn pick(&mut self, n: usize) -> usize {
-        lock(&self.explorer).choose(n)
+        lock(&self.explorer).choose(n, false)
     }
 }
 
@@ -304,20 +372,22 @@ mod tests {
         assert_eq!(explored.longest, 6);
     }
 
+    /// The preemptions of `order`, a schedule of two threads of 3 steps: the switches while
+    /// the thread left had steps to go.
+    fn preemptions(order: &[usize]) -> usize {
+        let mut done = [0; 2];
+        let mut n = 0;
+        for w in order.windows(2) {
+            done[w[0]] += 1;
+            if w[0] != w[1] && done[w[0]] < 3 {
+                n += 1;
+            }
+        }
+        n
+    }
+
     #[test]
     fn the_bound_counts_switches_away_from_a_thread_that_could_go_on() {
-        let preemptions = |order: &Vec<usize>| {
-            // A switch while the thread left had steps to go (each has 3 here).
-            let mut done = [0; 2];
-            let mut n = 0;
-            for w in order.windows(2) {
-                done[w[0]] += 1;
-                if w[0] != w[1] && done[w[0]] < 3 {
-                    n += 1;
-                }
-            }
-            n
-        };
         for bound in 0..=3 {
             let (schedules, explored) = explore(2, 3, bound);
             assert_eq!(explored.end, End::Exhaustive);
@@ -329,6 +399,15 @@ mod tests {
         }
         // Bound 0: who starts, then each thread runs to its end.
         assert_eq!(explore(2, 3, 0).0, [[0, 0, 0, 1, 1, 1], [1, 1, 1, 0, 0, 0]]);
+    }
+
+    #[test]
+    fn schedules_with_fewer_preemptions_run_first() {
+        let (schedules, _) = explore(2, 3, 2);
+        let counts: Vec<usize> = schedules.iter().map(|s| preemptions(s)).collect();
+        assert!(counts.windows(2).all(|w| w[0] <= w[1]), "{counts:?}");
+        assert_eq!(counts.first(), Some(&0));
+        assert_eq!(counts.last(), Some(&2));
     }
 
     #[test]
