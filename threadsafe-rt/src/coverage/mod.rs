@@ -282,6 +282,18 @@ impl Tracker {
         }
     }
 
+    /// The method pairs that ran concurrently, without a trace (free-running tests count):
+    /// how many of all, and how many tests the least-run of them ran in, in words.
+    pub(crate) fn pairs_run(&self) -> String {
+        let least = self.pairs.least();
+        format!(
+            "method pairs run concurrently: {}/{} (the least-run pair in {least} test{})",
+            self.pairs.covered(),
+            PairCoverage::total(self.methods),
+            if least == 1 { "" } else { "s" }
+        )
+    }
+
     /// Every feasible pattern is covered (and there is at least one).
     pub(crate) fn all_covered(&self) -> bool {
         let size = self.universe.size();

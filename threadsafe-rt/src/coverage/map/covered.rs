@@ -149,6 +149,11 @@ impl PairCoverage {
         self.counts.len()
     }
 
+    /// How many times the least-run of the pairs that ran did (0: none ran).
+    pub(crate) fn least(&self) -> u64 {
+        self.counts.values().copied().min().unwrap_or(0)
+    }
+
     /// The number of pairs of `methods` methods: `n·(n+1)/2`.
     pub(crate) fn total(methods: usize) -> u64 {
         let n = methods as u64;

@@ -501,12 +501,14 @@ fn uncovered_stops_early_and_prefers_distinct_sites() {
 #[test]
 fn pair_coverage() {
     let mut pairs = PairCoverage::new();
+    assert_eq!(pairs.least(), 0);
     assert!(pairs.record(0, 1));
     assert!(!pairs.record(1, 0));
     assert!(pairs.record(2, 2));
     assert_eq!(pairs.count(1, 0), 2);
     assert_eq!(pairs.count(0, 2), 0);
     assert_eq!(pairs.covered(), 2);
+    assert_eq!(pairs.least(), 1, "(2, 2) ran once, (0, 1) twice");
     assert_eq!(PairCoverage::total(3), 6);
     assert_eq!(PairCoverage::total(0), 0);
     assert_eq!(pairs.ratio(3), Some(2.0 / 6.0));
