@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::process::{exit, ExitCode};
 use std::time::Duration;
 
-use threadsafe_rt::{Guide, ScheduleMode};
+use threadsafe_rt::{Guide, ScheduleMode, Strategy};
 
 use super::model::GUIDES;
 use threadsafe_corpus::Subject;
@@ -158,6 +158,12 @@ usage: cargo bench -p threadsafe-bench --bench time_to_bug -- [options]
                              also compare scheduling modes (Config::schedule) on each
                              subject, taking turns seed by seed; auto's runs are the
                              tool's (default: not compared)
+  --strategies random,pct,dfs
+                             also compare strategies of controlled executions
+                             (Config::strategy: random, pct or pctD for PCT of depth D,
+                             dfs or dfsK for DFS of at most K preemptions) on each
+                             subject, taking turns seed by seed; random's runs are the
+                             tool's (default: not compared)
   --oracles                  also compare the two oracles on each subject, taking turns
                              seed by seed: results compared (a wrong result counts as a
                              find, as does the subject's panic or deadlock) and the
@@ -208,6 +214,7 @@ where
         "--guides",
         "--jobs",
         "--schedules",
+        "--strategies",
         "--beside",
         "--json",
     ];
@@ -248,6 +255,7 @@ where
         }),
         jobs: o.get("--jobs", parse_jobs)?.unwrap_or_default(),
         schedules: o.get("--schedules", parse_schedules)?.unwrap_or_default(),
+        strategies: o.get("--strategies", parse_strategies)?.unwrap_or_default(),
         oracles: o.has("--oracles"),
         beside,
         json,
@@ -484,6 +492,28 @@ fn parse_schedules(value: &str) -> Result<Vec<ScheduleMode>, String> {
     Ok(modes)
 }
 
+/// The strategies of `--strategies`: at least two distinct, each as `strategy = "..."`
+/// writes it (`random`, `pct`, `pct2`, `dfs`, `dfs0`), in the order given. `pct` and `pct3`
+/// are one strategy, so giving both is giving it twice.
+fn parse_strategies(value: &str) -> Result<Vec<Strategy>, String> {
+    let mut strategies = Vec::new();
+    for name in value.split(',').map(str::trim) {
+        let strategy = name.parse::<Strategy>().map_err(|e| {
+            format!("`{name}` is not a strategy ({e}); separate strategies by commas")
+        })?;
+        if strategies.contains(&strategy) {
+            return Err(format!("strategy `{strategy}` given twice"));
+        }
+        strategies.push(strategy);
+    }
+    if strategies.len() < 2 {
+        return Err(
+            "expected at least two strategies to compare, such as `random,pct,dfs`".to_string(),
+        );
+    }
+    Ok(strategies)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -623,6 +653,54 @@ mod tests {
             let e = parse_args(bad.iter().copied()).unwrap_err();
             assert!(
                 e.starts_with("`--schedules") && e.contains(why),
+                "{bad:?}: {e}"
+            );
+        }
+    }
+
+    #[test]
+    fn strategies() {
+        let run = |a: &[&str]| match parse_args(a.iter().copied()) {
+            Ok(Some(s)) => s,
+            other => panic!("{other:?}"),
+        };
+        assert!(run(&["--bench"]).strategies.is_empty());
+        assert!(
+            run(&["--quick"]).strategies.is_empty(),
+            "not part of the smoke run"
+        );
+        assert_eq!(
+            run(&["--strategies", "dfs0, random,pct2"]).strategies,
+            [
+                Strategy::Dfs { preemptions: 0 },
+                Strategy::Random,
+                Strategy::Pct { depth: 2 }
+            ]
+        );
+        // A bare `pct` or `dfs` has the runtime's default parameter.
+        assert_eq!(
+            run(&["--strategies=random,pct,dfs"]).strategies,
+            [
+                Strategy::Random,
+                Strategy::Pct { depth: 3 },
+                Strategy::Dfs { preemptions: 2 }
+            ]
+        );
+        for (bad, why) in [
+            (&["--strategies", "random"][..], "at least two strategies"),
+            (
+                &["--strategies", "pct,random,pct"],
+                "strategy `pct3` given twice",
+            ),
+            (&["--strategies", "pct,pct3"], "strategy `pct3` given twice"),
+            (&["--strategies", "random,fast"], "`fast` is not a strategy"),
+            (&["--strategies", "random,pct0"], "`pct0` is not a strategy"),
+            (&["--strategies", "random,,dfs"], "`` is not a strategy"),
+            (&["--strategies"], "needs a value"),
+        ] {
+            let e = parse_args(bad.iter().copied()).unwrap_err();
+            assert!(
+                e.starts_with("`--strategies") && e.contains(why),
                 "{bad:?}: {e}"
             );
         }

@@ -43,6 +43,7 @@ pub(super) fn sample() -> SubjectResult {
         guides: None,
         jobs: None,
         schedules: None,
+        strategies: None,
         oracles: None,
         beside: None,
     }

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use super::machine::{cores, loads};
-use super::model::{guide_name, schedule_label};
+use super::model::{guide_name, schedule_label, strategy_label};
 use super::settings::Settings;
 use super::units::secs;
 
@@ -128,7 +128,7 @@ pub fn header(meta: &Meta) -> String {
     }
     let _ = writeln!(
         out,
-        "- settings: seeds 0..{}, budget {} per run, twin budget {} per check, tool = Config::default() with seed and budget; baselines: {}{}{}{}{}{}{}",
+        "- settings: seeds 0..{}, budget {} per run, twin budget {} per check, tool = Config::default() with seed and budget; baselines: {}{}{}{}{}{}{}{}",
         s.seeds,
         secs(s.budget.as_secs_f64()),
         secs(s.twin_budget.as_secs_f64()),
@@ -152,6 +152,7 @@ pub fn header(meta: &Meta) -> String {
         },
         compared("job counts", s.jobs.iter().map(|n| n.to_string())),
         compared("scheduling modes", s.schedules.iter().map(|&m| schedule_label(m))),
+        compared("strategies", s.strategies.iter().map(|&t| strategy_label(t))),
         if s.oracles {
             "; oracles compared: results, panics"
         } else {

@@ -18,9 +18,9 @@
 //!   settings it compares (`model`), the settings of a run and which subjects they select
 //!   (`settings`);
 //! - tables and JSON built on the model: the main table (`table`), the guides (`guides`),
-//!   job counts and scheduling modes (`variants`), the oracles (`oracles`), beside a busy
-//!   neighbour (`beside`), the lines above the tables (`header`), the JSON file
-//!   (`report_json`), the shrinking benchmark's table (`shrinking`);
+//!   job counts, scheduling modes and strategies (`variants`), the oracles (`oracles`),
+//!   beside a busy neighbour (`beside`), the lines above the tables (`header`), the JSON
+//!   file (`report_json`), the shrinking benchmark's table (`shrinking`);
 //! - the command line ([`cli`]);
 //! - the time-to-bug harness itself ([`time_to_bug`]), one module per compared experiment.
 //!
@@ -63,8 +63,9 @@ pub use json::{escape, Json};
 pub use location::{location_file, same_file};
 pub use machine::{cores, cpu_model, load_averages, load_line, loads, CpuMeter, OtherCpu};
 pub use model::{
-    guide_name, jobs_label, oracle_name, schedule_label, BesideResult, CoverageCounts, GuideResult,
-    OracleResult, SubjectResult, TwinCheck, Variant, GUIDES, GUIDE_RATIOS, GUIDE_TWIN_SEEDS,
+    guide_name, jobs_label, oracle_name, schedule_label, strategy_label, BesideResult,
+    CoverageCounts, GuideResult, OracleResult, SubjectResult, TwinCheck, Variant, GUIDES,
+    GUIDE_RATIOS, GUIDE_TWIN_SEEDS,
 };
 pub use oracles::{
     oracles_geomean_row, oracles_notes, oracles_row, oracles_table, oracles_table_head,
@@ -79,6 +80,6 @@ pub use stats::{geomean, median, Bound, Estimate, Run, Stats};
 pub use table::{geomean_row, table, table_head, table_notes, table_row, Columns};
 pub use units::{secs, thousands};
 pub use variants::{
-    jobs_notes, jobs_table, schedules_notes, schedules_table, variants_geomean_row, variants_row,
-    variants_table, variants_table_head, Compared,
+    jobs_notes, jobs_table, schedules_notes, schedules_table, strategies_notes, strategies_table,
+    variants_geomean_row, variants_row, variants_table, variants_table_head, Compared,
 };

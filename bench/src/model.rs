@@ -1,10 +1,10 @@
 //! What the time-to-bug harness measured on a subject: the runs of each mode, the twin's
 //! checks, and the guides' runs with the MAP-coverage each reached, the runs of each job
-//! count, scheduling mode and oracle, and beside a busy neighbour; with the names the
+//! count, scheduling mode, strategy and oracle, and beside a busy neighbour; with the names the
 //! command line, the tables and the JSON give the settings compared. The tables and the JSON
 //! are built on this model; it imports only the statistics.
 
-use threadsafe_rt::{Guide, MapCoverage, ScheduleMode};
+use threadsafe_rt::{Guide, MapCoverage, ScheduleMode, Strategy};
 
 use super::stats::{median, Run, Stats};
 
@@ -42,6 +42,9 @@ pub struct SubjectResult {
     /// Each compared scheduling mode's runs, in `--schedules`' order; `None` when the modes
     /// were not compared.
     pub schedules: Option<Vec<Variant>>,
+    /// Each compared strategy's runs, in `--strategies`' order; `None` when the strategies
+    /// were not compared.
+    pub strategies: Option<Vec<Variant>>,
     /// The runs under each oracle, results compared first; `None` when the oracles were not
     /// compared.
     pub oracles: Option<Vec<OracleResult>>,
@@ -276,6 +279,12 @@ pub fn jobs_label(jobs: usize) -> String {
 /// `auto`, `controlled`, `stress`: a scheduling mode as `schedule = "..."` writes it.
 pub fn schedule_label(mode: ScheduleMode) -> String {
     mode.to_string()
+}
+
+/// `random`, `pct3`, `dfs2`: a strategy as `strategy = "..."` writes it, with its parameter,
+/// so that `pct` and `pct2` are told apart.
+pub fn strategy_label(strategy: Strategy) -> String {
+    strategy.to_string()
 }
 
 #[cfg(test)]

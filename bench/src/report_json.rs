@@ -6,8 +6,8 @@ use threadsafe_rt::Guide;
 use super::header::Meta;
 use super::json::Json;
 use super::model::{
-    guide_name, guide_ratios, oracle_name, schedule_label, CoverageCounts, GuideResult,
-    SubjectResult, Variant,
+    guide_name, guide_ratios, oracle_name, schedule_label, strategy_label, CoverageCounts,
+    GuideResult, SubjectResult, Variant,
 };
 use super::stats::{Estimate, Run, Stats};
 
@@ -181,6 +181,10 @@ pub fn subject_json(r: &SubjectResult) -> Json {
             Json::opt(r.schedules.as_deref(), variants_json),
         ),
         (
+            "strategies",
+            Json::opt(r.strategies.as_deref(), variants_json),
+        ),
+        (
             "beside",
             Json::opt(r.beside.as_ref(), |b| {
                 Json::obj([
@@ -258,6 +262,15 @@ pub fn report_json(meta: &Meta, results: &[SubjectResult]) -> Json {
                         s.schedules
                             .iter()
                             .map(|&m| Json::str(schedule_label(m)))
+                            .collect(),
+                    ),
+                ),
+                (
+                    "strategies",
+                    Json::Arr(
+                        s.strategies
+                            .iter()
+                            .map(|&t| Json::str(strategy_label(t)))
                             .collect(),
                     ),
                 ),

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use threadsafe_rt::{Guide, ScheduleMode};
+use threadsafe_rt::{Guide, ScheduleMode, Strategy};
 
 use super::model::GUIDE_TWIN_SEEDS;
 
@@ -52,6 +52,9 @@ pub struct Settings {
     /// The scheduling modes to compare (`Config::schedule`), in the order given, each once;
     /// empty when not compared.
     pub schedules: Vec<ScheduleMode>,
+    /// The strategies to compare (`Config::strategy`), in the order given, each once; empty
+    /// when not compared.
+    pub strategies: Vec<Strategy>,
     /// `--oracles`: compare results compared against the paper's oracle.
     pub oracles: bool,
     /// `--beside`: the neighbour's shell command, run beside a second check of each seed.

@@ -1,16 +1,17 @@
 //! Variants of the tool's config against each other on every subject, taking turns seed by
-//! seed: job counts (`--jobs 1,2`: `Config::jobs`, hunts at once in one check) and
-//! scheduling modes (`--schedules auto,controlled,stress`: `Config::schedule`). Per variant
-//! the finds, the median time to bug and the median executions to bug, the ratio of each
-//! variant's median to the first's; then geometric means.
+//! seed: job counts (`--jobs 1,2`: `Config::jobs`, hunts at once in one check), scheduling
+//! modes (`--schedules auto,controlled,stress`: `Config::schedule`) and strategies
+//! (`--strategies random,pct,dfs`: `Config::strategy`). Per variant the finds, the median
+//! time to bug and the median executions to bug, the ratio of each variant's median to the
+//! first's; then geometric means.
 //!
 //! `Config::jobs = n` runs `n` independent hunts of the type in one check, each with its own
 //! seed of the seed stream (job 0 hunts with the base seed, as one job does), and stops at
 //! the first violation; its executions to bug are all hunts' executions.
 
-use threadsafe_rt::ScheduleMode;
+use threadsafe_rt::{ScheduleMode, Strategy};
 
-use super::model::{jobs_label, schedule_label, SubjectResult, Variant};
+use super::model::{jobs_label, schedule_label, strategy_label, SubjectResult, Variant};
 use super::settings::Settings;
 use super::stats::Stats;
 use super::table::{
@@ -135,6 +136,18 @@ pub fn schedules_table(results: &[SubjectResult], modes: &[ScheduleMode]) -> Str
     )
 }
 
+/// The strategies table (`--strategies`).
+pub fn strategies_table(results: &[SubjectResult], strategies: &[Strategy]) -> String {
+    let labels: Vec<String> = strategies.iter().map(|&s| strategy_label(s)).collect();
+    variants_table(
+        results,
+        Compared {
+            of: |r| r.strategies.as_deref(),
+            labels: &labels,
+        },
+    )
+}
+
 /// The ratios' reading and the last row's, shared by the notes.
 const READING: &str = "Found and median as above: a miss counts as the budget, ≥ marks a \
      median with a miss in it. Executions to bug: median over the finds. A ratio M / N is \
@@ -184,6 +197,33 @@ pub fn schedules_notes(settings: &Settings) -> String {
     )
 }
 
+/// What the strategies table's columns mean, for below it.
+pub fn strategies_notes(settings: &Settings) -> String {
+    let strategies: Vec<String> = settings
+        .strategies
+        .iter()
+        .map(|&s| strategy_label(s))
+        .collect();
+    format!(
+        "Each strategy is the tool's config (Config::default() with seed and budget, \
+         `schedule = auto`) with `strategy` set ({}): who runs next at each scheduling point \
+         of a controlled execution. `random`, the default, picks uniformly among the runnable \
+         threads; `pctD` is PCT for bugs of depth D (random priorities, D - 1 change points); \
+         `dfsK` runs every schedule of a test with at most K preemptions, depth first, and \
+         then ends the test's controlled batch (past a limit of schedules per test, random \
+         ones follow), so its controlled batches are as long as the tests' explorations, not \
+         a fixed count. Only `auto`'s controlled arm differs: a test whose calls reach \
+         at most one scheduling point each runs free-running only, alike under every \
+         strategy. `random`'s runs are the tool's runs above. On each subject the strategies \
+         take turns seed by seed, seeds 0..{}, each with the budget {}; a find counts as in \
+         the table above. {READING} Executions to bug count the controlled and the \
+         free-running executions alike.",
+        strategies.join(", "),
+        settings.seeds,
+        secs(settings.budget.as_secs_f64()),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -191,6 +231,7 @@ mod tests {
     use crate::header::header;
     use crate::json::{parse, Json};
     use crate::report_json::report_json;
+    use crate::stats::Run;
 
     fn labels(jobs: &[usize]) -> Vec<String> {
         jobs.iter().map(|&n| jobs_label(n)).collect()
@@ -331,5 +372,69 @@ mod tests {
         let notes = schedules_notes(&s);
         assert!(notes.contains("`schedule` set (auto, stress)"), "{notes}");
         assert!(header(&meta(s)).contains("; scheduling modes compared: auto, stress"));
+    }
+
+    #[test]
+    fn strategies_compare_like_job_counts() {
+        let (random, dfs) = (Strategy::Random, Strategy::Dfs { preemptions: 2 });
+        let mut r = sample();
+        r.strategies = Some(vec![
+            Variant {
+                label: strategy_label(random),
+                runs: r.tool.clone(),
+            },
+            Variant {
+                label: strategy_label(dfs),
+                runs: vec![
+                    Run::found(0, 0.1, Some(1), Some(40)),
+                    miss(),
+                    Run::found(2, 0.05, Some(1), Some(20)),
+                ],
+            },
+        ]);
+        let t = strategies_table(&[r.clone()], &[random, dfs]);
+        let lines: Vec<&str> = t.lines().collect();
+        assert!(
+            lines[0].contains("| random found | random median | random executions to bug |")
+                && lines[0].ends_with("| dfs2 executions to bug | dfs2 / random |"),
+            "{}",
+            lines[0]
+        );
+        // dfs2: 0.05 s, 0.1 s and a miss → 0.1 s, half random's; 20 and 40 executions → 30.
+        assert_eq!(
+            lines[2],
+            "| V1 | string_buffer | 3/3 | 0.200 s | 300 | 2/3 | 0.100 s | 30 | 0.50× |"
+        );
+        let s = settings(["--strategies", "random,dfs", "--seeds", "4"]);
+        let notes = strategies_notes(&s);
+        assert!(notes.contains("`strategy` set (random, dfs2)"), "{notes}");
+        assert!(
+            notes.contains("seeds 0..4, each with the budget 10.0 s"),
+            "{notes}"
+        );
+        let meta = meta(s);
+        assert!(header(&meta).contains("; strategies compared: random, dfs2"));
+        // The JSON has the strategies in the settings and each one's runs per subject.
+        let value = report_json(&meta, &[r, sample()]);
+        assert_eq!(parse::value(&value.render()).expect("valid JSON"), value);
+        let settings = get(&value, "settings").unwrap();
+        assert_eq!(
+            get(&settings, "strategies"),
+            Some(Json::Arr(vec![Json::str("random"), Json::str("dfs2")]))
+        );
+        let Some(Json::Arr(subjects)) = get(&value, "subjects") else {
+            panic!("no subjects")
+        };
+        let Some(Json::Arr(strategies)) = get(&subjects[0], "strategies") else {
+            panic!("no strategies")
+        };
+        assert_eq!(get(&strategies[1], "label"), Some(Json::str("dfs2")));
+        let buggy = get(&strategies[1], "buggy").unwrap();
+        assert_eq!(get(&buggy, "median_executions"), Some(Json::Num(30.0)));
+        assert_eq!(
+            get(&subjects[1], "strategies"),
+            Some(Json::Null),
+            "not compared"
+        );
     }
 }

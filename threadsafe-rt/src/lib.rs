@@ -219,7 +219,7 @@ pub use check::{check, generated_tests};
 pub use config::{
     Config, ConfigError, Executor, Guide, ScheduleMode, Shard, Strategy, BUDGET_ENV, GUIDE_ENV,
     ISOLATION_ENV, JOBS_ENV, REGRESSIONS_DIR, REGRESSIONS_ENV, REPLAY_ENV, SEED_ENV, SHARD_ENV,
-    VERBOSE_ENV,
+    STRATEGY_ENV, VERBOSE_ENV,
 };
 pub use contain::contain;
 pub use coverage::{MapCoverage, PatternCount, UniverseSource};

@@ -1,8 +1,9 @@
 //! The experiments compared with the tool's own runs on every subject, one type each:
-//! the guides (`--guides`), job counts (`--jobs`), scheduling modes (`--schedules`), the
-//! oracles (`--oracles`) and a busy neighbour (`--beside`). Each runs its checks of a seed
-//! right after the tool's, so that the arms take turns seed by seed and a change in the
-//! machine's load hits them alike, and puts its runs into the subject's result at the end.
+//! the guides (`--guides`), job counts (`--jobs`), scheduling modes (`--schedules`),
+//! strategies (`--strategies`), the oracles (`--oracles`) and a busy neighbour (`--beside`).
+//! Each runs its checks of a seed right after the tool's, so that the arms take turns seed
+//! by seed and a change in the machine's load hits them alike, and puts its runs into the
+//! subject's result at the end.
 
 use std::time::Duration;
 
@@ -12,8 +13,8 @@ use threadsafe_rt::{Config, Guide};
 use super::hunt::{hunt, twin, Mode, Progress};
 use crate::neighbour::{Neighbour, Work};
 use crate::{
-    jobs_label, schedule_label, tool_config, BesideResult, CpuMeter, GuideResult, OracleResult,
-    OtherCpu, Run, Settings, SubjectResult, TwinCheck, Variant,
+    jobs_label, schedule_label, strategy_label, tool_config, BesideResult, CpuMeter, GuideResult,
+    OracleResult, OtherCpu, Run, Settings, SubjectResult, TwinCheck, Variant,
 };
 
 /// The tool's own runs of a subject, which every experiment shares: the tool's setting is
@@ -69,6 +70,15 @@ pub(super) fn experiments(settings: &Settings, subject: &Subject) -> Vec<Box<dyn
             Mode::Schedule,
             schedule_label,
             |r, v| r.schedules = Some(v),
+        )));
+    }
+    if !settings.strategies.is_empty() {
+        all.push(Box::new(Variants::new(
+            &settings.strategies,
+            Config::default().strategy,
+            Mode::Strategy,
+            strategy_label,
+            |r, v| r.strategies = Some(v),
         )));
     }
     if settings.oracles {
@@ -154,8 +164,8 @@ impl Experiment for Guides {
     }
 }
 
-/// Settings of one kind of the tool's config against each other (`--jobs`, `--schedules`);
-/// the tool's own setting's runs are the tool's.
+/// Settings of one kind of the tool's config against each other (`--jobs`, `--schedules`,
+/// `--strategies`); the tool's own setting's runs are the tool's.
 struct Variants<X> {
     /// The settings compared, in the order given.
     settings: Vec<X>,

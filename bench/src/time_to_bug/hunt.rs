@@ -7,7 +7,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Duration;
 
 use threadsafe_corpus::Subject;
-use threadsafe_rt::{Config, Executor, Guide, Report, ScheduleMode, Verdict};
+use threadsafe_rt::{Config, Executor, Guide, Report, ScheduleMode, Strategy, Verdict};
 
 use crate as measure;
 use crate::{CoverageCounts, Run, TwinCheck};
@@ -25,6 +25,8 @@ pub(super) enum Mode {
     Jobs(usize),
     /// The tool with this scheduling mode (`Config::schedule`).
     Schedule(ScheduleMode),
+    /// The tool with this strategy of controlled executions (`Config::strategy`).
+    Strategy(Strategy),
     /// The tool with results compared (true) or the paper's oracle (false).
     Oracle(bool),
     /// The tool, with a busy neighbour beside it (`--beside`).
@@ -39,6 +41,7 @@ impl Mode {
             Mode::Guided(g) => measure::guide_name(g).to_string(),
             Mode::Jobs(n) => measure::jobs_label(n),
             Mode::Schedule(m) => measure::schedule_label(m),
+            Mode::Strategy(s) => measure::strategy_label(s),
             Mode::Oracle(results) => measure::oracle_name(results).to_string(),
             Mode::Beside => "beside".to_string(),
         }
@@ -58,6 +61,7 @@ impl Mode {
             Mode::Guided(g) => c.guide = g,
             Mode::Jobs(n) => c.jobs = n,
             Mode::Schedule(m) => c.schedule = m,
+            Mode::Strategy(s) => c.strategy = s,
             Mode::Oracle(results) => c.results = results,
         }
         c

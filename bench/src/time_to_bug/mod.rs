@@ -1,8 +1,8 @@
 //! The time-to-bug harness (`cargo bench -p threadsafe-bench --bench time_to_bug`): time to
 //! bug on the corpus of the tool, the tool in paper mode, and a naive stress test; optionally
 //! one or more experiments against the tool's runs (`experiments`: the guides, job counts,
-//! scheduling modes, the oracles, a busy neighbour). One check is in `hunt`, the output in
-//! `output`.
+//! scheduling modes, strategies, the oracles, a busy neighbour). One check is in `hunt`, the
+//! output in `output`.
 //!
 //! For every selected subject and seed `0..N`, each with budget `B`:
 //! 1. the tool: `threadsafe_rt::check` of the buggy type, `Config::default()` with the seed
@@ -41,6 +41,10 @@
 //! With `--schedules auto,controlled,stress` (at least two), the scheduling modes are
 //! compared the same way: `schedule` set to each in turn, auto's runs being the tool's.
 //!
+//! With `--strategies random,pct,dfs` (at least two; `pct2`, `dfs0` and the like choose the
+//! parameter), the strategies of controlled executions are compared the same way: `strategy`
+//! set to each in turn under the tool's `schedule = auto`, random's runs being the tool's.
+//!
 //! With `--oracles`, the two oracles are compared too: for each seed, the buggy type is
 //! checked with results compared and with the paper's oracle (panics and deadlocks only),
 //! budget `B`; the one the subject is checked with anyway (the paper's for the papers'
@@ -61,13 +65,14 @@
 //! ratios of the medians, the twin's median MAP-coverage; then geometric means) and its
 //! notes; with `--jobs`, a table "Jobs" (per job count: finds, median time to bug, median
 //! executions to bug; each count's median over the first's; then geometric means); with
-//! `--schedules`, a table "Scheduling modes" (the same per mode); with `--oracles`, a table
-//! "Oracles" (per oracle: finds, median time to bug; their ratio; the finds by a wrong
-//! result; then geometric means); with `--beside`, a table "Beside a busy neighbour" (alone
-//! and beside: finds, median, others' CPU; their ratio). The same data goes to a JSON file
+//! `--schedules`, a table "Scheduling modes" (the same per mode); with `--strategies`, a
+//! table "Strategies" (the same per strategy); with `--oracles`, a table "Oracles" (per
+//! oracle: finds, median time to bug; their ratio; the finds by a wrong result; then
+//! geometric means); with `--beside`, a table "Beside a busy neighbour" (alone and beside:
+//! finds, median, others' CPU; their ratio). The same data goes to a JSON file
 //! (with `--guides`, a `guides` array per subject; with `--jobs`, a `jobs` array; with
-//! `--schedules`, a `schedules` array; with `--oracles`, an `oracles` array; with
-//! `--beside`, a `beside` object).
+//! `--schedules`, a `schedules` array; with `--strategies`, a `strategies` array; with
+//! `--oracles`, an `oracles` array; with `--beside`, a `beside` object).
 //!
 //! ```sh
 //! cargo bench -p threadsafe-bench --bench time_to_bug                # all, N = 10, B = 10 s, T = 1 s
@@ -78,6 +83,8 @@
 //!     --seeds 10 --budget 10s --twin-budget 1s --json /tmp/guides.json    # no baselines
 //! cargo bench -p threadsafe-bench --bench time_to_bug -- --subjects V4,C6,V8,V3 \
 //!     --seeds 10 --budget 10s --baselines none --guides none --jobs 1,2   # one job vs two
+//! cargo bench -p threadsafe-bench --bench time_to_bug -- --seeds 10 --budget 10s \
+//!     --baselines none --guides none --strategies random,pct,dfs   # walk vs PCT vs DFS
 //! cargo bench -p threadsafe-bench --bench time_to_bug -- --seeds 5 --budget 10s \
 //!     --baselines none --guides none --oracles                         # results vs panics
 //! cargo bench -p threadsafe-bench --bench time_to_bug -- --subjects V7,V4,V8,W1,C6 \
@@ -132,6 +139,17 @@ pub fn main() -> ExitCode {
                  unset it to compare guides",
                 threadsafe_rt::GUIDE_ENV,
                 g.to_string_lossy()
+            );
+            return ExitCode::from(2);
+        }
+    }
+    if !settings.strategies.is_empty() {
+        if let Some(s) = std::env::var_os(threadsafe_rt::STRATEGY_ENV) {
+            eprintln!(
+                "time_to_bug: {}={} is set and would override the strategy of every check; \
+                 unset it to compare strategies",
+                threadsafe_rt::STRATEGY_ENV,
+                s.to_string_lossy()
             );
             return ExitCode::from(2);
         }
@@ -234,6 +252,7 @@ fn run(settings: &Settings, args: &[String], subjects: &[Subject]) -> ExitCode {
             guides: None,
             jobs: None,
             schedules: None,
+            strategies: None,
             oracles: None,
             beside: None,
         };

@@ -44,6 +44,17 @@ pub(super) fn print(meta: &Meta, results: &[SubjectResult], cols: Columns, p: &P
         println!();
         println!("{}", measure::schedules_notes(&meta.settings));
     }
+    if !meta.settings.strategies.is_empty() {
+        println!();
+        println!("### Strategies");
+        println!();
+        print!(
+            "{}",
+            measure::strategies_table(results, &meta.settings.strategies)
+        );
+        println!();
+        println!("{}", measure::strategies_notes(&meta.settings));
+    }
     if meta.settings.beside.is_some() {
         println!();
         println!("### Beside a busy neighbour");
