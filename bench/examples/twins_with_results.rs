@@ -1,5 +1,6 @@
-//! The corpus's correct twins checked with the default config, results oracle on: every
-//! report is printed in full, then one line per twin with the number of seeds reported.
+//! The corpus's correct twins checked with the default config, results oracle on (or with
+//! another strategy: `--strategy dfs`): every report is printed in full, then one line per
+//! twin with the number of seeds reported.
 //!
 //! The time-to-bug harness checks the subjects with `results = false` (their bugs are the
 //! papers' panics and deadlocks); this shows what the results oracle says about the twins,
@@ -10,12 +11,13 @@
 //! cargo run --release -p threadsafe-bench --example twins_with_results             # seeds 0..5, 0.3 s
 //! cargo run --release -p threadsafe-bench --example twins_with_results -- --seeds 20 --budget 1s \
 //!     --subjects V4,V10
+//! cargo run --release -p threadsafe-bench --example twins_with_results -- --strategy dfs --budget 1s
 //! ```
 
 use std::time::Duration;
 
 use threadsafe_bench::cli::settings_or_exit;
-use threadsafe_rt::{Config, Verdict};
+use threadsafe_rt::{Config, Strategy, Verdict};
 
 /// What `--help` prints.
 const USAGE: &str = "\
@@ -26,15 +28,16 @@ usage: cargo run --release -p threadsafe-bench --example twins_with_results -- [
   --seeds N              seeds 0..N per twin (default: 5)
   --budget DURATION      budget of each check (default: 0.3s)
   --subjects ID,NAME,..  only these subjects' twins (default: all)
+  --strategy WORD        the controlled strategy: random (default), pct, pct2, dfs, dfs3, ...
   --help                 this text
 
 DURATION: a number and a unit (ms, s, m or min), e.g. 500ms, 2s, 1.5s, 10m.";
 
 fn main() {
-    let (seeds, budget, only) = settings_or_exit(
+    let (seeds, budget, only, strategy) = settings_or_exit(
         "twins_with_results",
         USAGE,
-        &["--seeds", "--budget", "--subjects"],
+        &["--seeds", "--budget", "--subjects", "--strategy"],
         &[],
         |o| {
             Ok((
@@ -45,6 +48,12 @@ fn main() {
                         .map(|s| s.trim().to_string())
                         .collect::<Vec<_>>()
                 }),
+                match o.text("--strategy") {
+                    Some(word) => word
+                        .parse::<Strategy>()
+                        .map_err(|e| format!("--strategy: {e}"))?,
+                    None => Config::default().strategy,
+                },
             ))
         },
     );
@@ -58,6 +67,7 @@ fn main() {
             let mut c = Config::default();
             c.seed = seed;
             c.budget = budget;
+            c.strategy = strategy;
             let report = (s.check_twin)(&c);
             match &report.verdict {
                 Verdict::Violation(_) => {
