@@ -16,6 +16,9 @@ pub(crate) struct ExecutionSlot {
     pub(crate) execution: usize,
     /// Steps of the longest run of the batch so far: PCT's estimate of a run's length.
     pub(crate) max_steps: usize,
+    /// Points the test's earlier runs found futile (passed over from then on): an
+    /// exploration whose points changed under it starts again.
+    pub(crate) futile: usize,
 }
 
 /// Makes the scheduler of each execution of a batch; `None` when there is no schedule left
@@ -63,6 +66,7 @@ impl Control {
             threads: n,
             execution: e,
             max_steps: self.max_steps.load(Ordering::Relaxed),
+            futile: self.futile.len(),
         })?;
         Some(Run::with_futile(n, scheduler, self.futile.clone()))
     }

@@ -137,6 +137,12 @@ impl Futile {
         lock(&self.0).insert(Self::key(at));
     }
 
+    /// How many points were found futile: it only grows, and the points a run passes over
+    /// change with it.
+    pub(crate) fn len(&self) -> usize {
+        lock(&self.0).len()
+    }
+
     /// Holds the lock of the set (a test of a thread waiting inside the scheduler).
     #[cfg(test)]
     pub(super) fn hold(&self) -> std::sync::MutexGuard<'_, std::collections::HashSet<usize>> {

@@ -76,8 +76,12 @@ pub(crate) struct Explorer {
     points: usize,
     /// The most points of one schedule.
     longest: usize,
-    /// Schedules begun.
+    /// Schedules begun, over every start.
     schedules: usize,
+    /// Whether a schedule was begun since the exploration (re)started.
+    started: bool,
+    /// The points found futile when the exploration (re)started.
+    futile: usize,
     /// Every schedule within the bound was begun.
     done: bool,
     /// A point was met again with a different number of options.
@@ -131,19 +135,30 @@ impl Explorer {
             points: 0,
             longest: 0,
             schedules: 0,
+            started: false,
+            futile: 0,
             done: false,
             diverged: false,
             deep: false,
         }
     }
 
-    /// Starts the next schedule; false when every schedule within the bound was begun, or
-    /// the limit was reached.
-    pub(crate) fn begin(&mut self) -> bool {
+    /// Starts the next schedule, the test's runs having found `futile` points futile so
+    /// far; false when every schedule within the bound was begun, or the limit was reached.
+    ///
+    /// A point found futile (inside a `std` lock's critical section: the thread switched to
+    /// blocked outside the scheduler) is passed over from then on, so the tree the schedules
+    /// so far walked is not the test's any more: the exploration starts again, under the
+    /// points that are left. The set only grows, so this ends.
+    pub(crate) fn begin(&mut self, futile: usize) -> bool {
+        if futile != self.futile {
+            self.futile = futile;
+            self.restart();
+        }
         if self.done || self.schedules >= self.limit {
             return false;
         }
-        if self.schedules > 0 {
+        if self.started {
             if self.cursor < self.path.len() {
                 // The schedule ended before the points it was to replay.
                 self.diverged = true;
@@ -154,11 +169,26 @@ impl Explorer {
                 return false;
             }
         }
+        self.started = true;
         self.cursor = 0;
         self.preemptions = 0;
         self.points = 0;
         self.schedules += 1;
         true
+    }
+
+    /// Forgets the tree walked so far (not the schedules counted).
+    fn restart(&mut self) {
+        self.path.clear();
+        self.root = 0;
+        self.level = 0;
+        self.roots.clear();
+        self.next.clear();
+        self.overflow = false;
+        self.started = false;
+        self.done = false;
+        self.diverged = false;
+        self.deep = false;
     }
 
     /// Moves the path to the next schedule: the last point of the subtree with an option
@@ -333,7 +363,7 @@ mod tests {
     fn explore(threads: usize, steps: usize, bound: usize) -> (Vec<Vec<usize>>, Explored) {
         let explorer = Arc::new(Mutex::new(Explorer::new(bound, usize::MAX)));
         let mut schedules = Vec::new();
-        while lock(&explorer).begin() {
+        while lock(&explorer).begin(0) {
             let mut dfs = Dfs::new(explorer.clone());
             let mut left = vec![steps; threads];
             let mut order = Vec::new();
@@ -419,7 +449,7 @@ mod tests {
     fn the_limit_ends_an_exploration_without_proof() {
         let explorer = Arc::new(Mutex::new(Explorer::new(2, 3)));
         let mut begun = 0;
-        while lock(&explorer).begin() {
+        while lock(&explorer).begin(0) {
             begun += 1;
             Dfs::new(explorer.clone()).next(&[0, 1, 2, 3], None, false);
         }
@@ -433,14 +463,14 @@ mod tests {
     #[test]
     fn a_choice_met_with_other_options_makes_the_end_no_proof() {
         let explorer = Arc::new(Mutex::new(Explorer::new(2, usize::MAX)));
-        assert!(lock(&explorer).begin());
+        assert!(lock(&explorer).begin(0));
         let mut dfs = Dfs::new(explorer.clone());
         assert_eq!(dfs.next(&[0, 1], None, false), 0);
-        assert!(lock(&explorer).begin());
+        assert!(lock(&explorer).begin(0));
         let mut dfs = Dfs::new(explorer.clone());
         // The same first choice, now with three threads runnable.
         assert_eq!(dfs.next(&[0, 1, 2], None, false), 1);
-        while lock(&explorer).begin() {
+        while lock(&explorer).begin(0) {
             let mut dfs = Dfs::new(explorer.clone());
             dfs.next(&[0, 1, 2], None, false);
         }
@@ -448,10 +478,34 @@ mod tests {
     }
 
     #[test]
+    fn points_found_futile_start_the_exploration_again_under_the_points_left() {
+        let explorer = Arc::new(Mutex::new(Explorer::new(2, usize::MAX)));
+        // Three points with two runnable threads; then a point is found futile and the
+        // runs meet two: the old tree is not the test's any more.
+        assert!(lock(&explorer).begin(0));
+        let mut dfs = Dfs::new(explorer.clone());
+        for _ in 0..3 {
+            dfs.next(&[0, 1], None, false);
+        }
+        let mut runs = 0;
+        while lock(&explorer).begin(1) {
+            runs += 1;
+            let mut dfs = Dfs::new(explorer.clone());
+            for _ in 0..2 {
+                dfs.next(&[0, 1], None, false);
+            }
+        }
+        assert_eq!(runs, 4, "every schedule of the two points left, once");
+        let explored = lock(&explorer).explored();
+        assert_eq!(explored.end, End::Exhaustive);
+        assert_eq!(explored.schedules, 5, "the run before the restart counts");
+    }
+
+    #[test]
     fn yields_and_notifications_are_free_choices() {
         let explorer = Arc::new(Mutex::new(Explorer::new(0, usize::MAX)));
         let mut seen = Vec::new();
-        while lock(&explorer).begin() {
+        while lock(&explorer).begin(0) {
             let mut dfs = Dfs::new(explorer.clone());
             // Thread 0 yields: 1 or 2 runs, never 0 again; then a notify_one among 2.
             seen.push((dfs.next(&[0, 1, 2], Some(0), true), dfs.pick(2)));
@@ -462,7 +516,7 @@ mod tests {
     #[test]
     fn a_schedule_past_the_choices_it_may_branch_runs_round_robin_and_is_no_proof() {
         let explorer = Arc::new(Mutex::new(Explorer::new(2, usize::MAX)));
-        assert!(lock(&explorer).begin());
+        assert!(lock(&explorer).begin(0));
         let mut dfs = Dfs::new(explorer.clone());
         // Thread 0 spins at a point without yielding, waiting for thread 1.
         let mut runs = Vec::new();

@@ -93,7 +93,7 @@ fn explore(bound: usize, base: u64) -> (Control, Option<Exploration>) {
     let shared = explorer.clone();
     let control = Control::new(Box::new(move |slot: ExecutionSlot| {
         let mut ex = lock(&shared);
-        if ex.begin() {
+        if ex.begin(slot.futile) {
             return Some(Box::new(Dfs::new(shared.clone())) as Box<dyn Scheduler>);
         }
         ex.over_limit().then(|| {
