@@ -216,11 +216,13 @@ struct Layers {
 
 /// [`XYPlot`] fixed: the dataset and renderer lists live under one lock, so they change
 /// length together, and `draw` and `data_range` count and index them under one lock
-/// section.
+/// section. The domain and range markers share a lock too: `marker_count` beside
+/// `clear_markers` saw the domain markers cleared and the range markers not (a count no
+/// order gives; found under `strategy = "dfs"`, decision 0093).
 pub struct FixedXYPlot {
     layers: RwLock<Layers>,
-    domain_markers: Mutex<Vec<i32>>,
-    range_markers: Mutex<Vec<i32>>,
+    /// Domain markers, then range markers.
+    markers: Mutex<(Vec<i32>, Vec<i32>)>,
 }
 
 impl Default for FixedXYPlot {
@@ -249,8 +251,7 @@ impl FixedXYPlot {
                 renderers: vec![Some(0); datasets.len()],
                 datasets,
             }),
-            domain_markers: Mutex::new(Vec::new()),
-            range_markers: Mutex::new(Vec::new()),
+            markers: Mutex::new((Vec::new(), Vec::new())),
         }
     }
 
@@ -336,23 +337,25 @@ impl FixedXYPlot {
 
     /// Adds a domain marker at `x`.
     pub fn add_domain_marker(&self, x: i32) {
-        self.domain_markers.lock().push(x);
+        self.markers.lock().0.push(x);
     }
 
     /// Adds a range marker at `y`.
     pub fn add_range_marker(&self, y: i32) {
-        self.range_markers.lock().push(y);
+        self.markers.lock().1.push(y);
     }
 
     /// The number of domain and range markers.
     pub fn marker_count(&self) -> usize {
-        self.domain_markers.lock().len() + self.range_markers.lock().len()
+        let markers = self.markers.lock();
+        markers.0.len() + markers.1.len()
     }
 
     /// Removes every domain and range marker.
     pub fn clear_markers(&self) {
-        self.domain_markers.lock().clear();
-        self.range_markers.lock().clear();
+        let mut markers = self.markers.lock();
+        markers.0.clear();
+        markers.1.clear();
     }
 }
 
