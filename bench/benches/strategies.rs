@@ -1,5 +1,6 @@
 //! Executions-to-bug and time-to-bug of each scheduling mode: free-running stress, and the
-//! controlled scheduler with a random walk, PCT depth 2 and PCT depth 3.
+//! controlled scheduler with a random walk, PCT depth 2, PCT depth 3 and DFS with at most 2
+//! preemptions, on two races and a lock-order deadlock of Pradel & Gross.
 //!
 //! For each buggy type and mode, `threadsafe_rt::check` runs with seeds `0..N` and a budget
 //! `B` per check; the same seeds generate the same tests in every mode (paired comparison),
@@ -24,6 +25,9 @@ use threadsafe_corpus::contege::sync_locks::concurrent_hash_map::{
     ConcurrentHashMap, FixedConcurrentHashMap,
 };
 use threadsafe_corpus::contege::sync_locks::string_buffer::{FixedStringBuffer, StringBuffer};
+use threadsafe_corpus::contege::sync_locks::synchronized_map::{
+    FixedSynchronizedMap, SynchronizedMap,
+};
 use threadsafe_rt::{check, Config, Failure, Report, ScheduleMode, Strategy, Subject, Verdict};
 
 /// How a check schedules the threads of its executions.
@@ -32,9 +36,16 @@ enum Mode {
     Stress,
     Random,
     Pct(usize),
+    Dfs(usize),
 }
 
-const MODES: [Mode; 4] = [Mode::Stress, Mode::Random, Mode::Pct(2), Mode::Pct(3)];
+const MODES: [Mode; 5] = [
+    Mode::Stress,
+    Mode::Random,
+    Mode::Pct(2),
+    Mode::Pct(3),
+    Mode::Dfs(2),
+];
 
 impl Mode {
     fn name(self) -> String {
@@ -42,6 +53,7 @@ impl Mode {
             Mode::Stress => "stress".to_string(),
             Mode::Random => "controlled random".to_string(),
             Mode::Pct(d) => format!("controlled PCT d={d}"),
+            Mode::Dfs(k) => format!("controlled DFS k={k}"),
         }
     }
 
@@ -58,6 +70,10 @@ impl Mode {
             Mode::Pct(depth) => {
                 c.schedule = ScheduleMode::Controlled;
                 c.strategy = Strategy::Pct { depth };
+            }
+            Mode::Dfs(preemptions) => {
+                c.schedule = ScheduleMode::Controlled;
+                c.strategy = Strategy::Dfs { preemptions };
             }
         }
         c
@@ -156,7 +172,7 @@ struct Twin {
 
 /// What `--help` prints.
 const USAGE: &str = "\
-time to bug of each scheduling mode on two bugs of Pradel & Gross, and their twins
+time to bug of each scheduling mode on three bugs of Pradel & Gross, and their twins
 
 usage: cargo bench -p threadsafe-bench --bench strategies -- [options]
 
@@ -199,6 +215,11 @@ fn main() -> ExitCode {
             hunt: hunt::<ConcurrentHashMap>,
             expected: "a key listed by `keys` has a value",
         },
+        Bug {
+            name: "SynchronizedMap",
+            hunt: hunt::<SynchronizedMap>,
+            expected: "deadlock",
+        },
     ];
     let twins = [
         Twin {
@@ -208,6 +229,10 @@ fn main() -> ExitCode {
         Twin {
             name: "FixedConcurrentHashMap",
             run: run::<FixedConcurrentHashMap>,
+        },
+        Twin {
+            name: "FixedSynchronizedMap",
+            run: run::<FixedSynchronizedMap>,
         },
     ];
 
@@ -341,7 +366,8 @@ fn main() -> ExitCode {
 
     println!();
     println!(
-        "### correct twins ({seeds} seeds × 4 modes, budget {} per check)",
+        "### correct twins ({seeds} seeds × {} modes, budget {} per check)",
+        MODES.len(),
         secs(twin_budget.as_secs_f64())
     );
     println!();

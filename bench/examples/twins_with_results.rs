@@ -1,6 +1,7 @@
 //! The corpus's correct twins checked with the default config, results oracle on (or with
 //! another strategy: `--strategy dfs`): every report is printed in full, then one line per
-//! twin with the number of seeds reported.
+//! twin with the number of seeds reported (under DFS, with what its passes explored: tests
+//! explored to the end, and those only sampled, with why).
 //!
 //! The time-to-bug harness checks the subjects with `results = false` (their bugs are the
 //! papers' panics and deadlocks); this shows what the results oracle says about the twins,
@@ -17,7 +18,7 @@
 use std::time::Duration;
 
 use threadsafe_bench::cli::settings_or_exit;
-use threadsafe_rt::{Config, Strategy, Verdict};
+use threadsafe_rt::{Config, Exploration, Strategy, Verdict};
 
 /// What `--help` prints.
 const USAGE: &str = "\
@@ -63,6 +64,7 @@ fn main() {
             continue;
         }
         let mut reported = 0;
+        let mut explored = Exploration::default();
         for seed in 0..seeds {
             let mut c = Config::default();
             c.seed = seed;
@@ -75,12 +77,30 @@ fn main() {
                     println!("==== {} {} seed {seed}\n{report}", s.id, s.name);
                 }
                 Verdict::CannotCheck(why) => panic!("{} cannot be checked: {why}", s.id),
-                _ => {}
+                _ => explored.merge(&report.exploration),
             }
         }
         lines.push(format!(
-            "{:4} {:28} reported in {reported}/{seeds} seeds",
-            s.id, s.name
+            "{:4} {:28} reported in {reported}/{seeds} seeds{}",
+            s.id,
+            s.name,
+            match explored.preemptions {
+                Some(_) => format!(
+                    "; {} tests explored to the end ({} schedules, up to {} points), {} sampled: \
+                     {} over the limit, {} not deterministic, {} too long, {} at an explained \
+                     failure, {} at the budget",
+                    explored.exhaustive_tests,
+                    explored.exhaustive_schedules,
+                    explored.longest,
+                    explored.sampled_tests(),
+                    explored.over_limit,
+                    explored.not_deterministic,
+                    explored.too_long,
+                    explored.failed,
+                    explored.stopped
+                ),
+                None => String::new(),
+            }
         ));
     }
     println!("{}", lines.join("\n"));

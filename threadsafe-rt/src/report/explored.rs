@@ -63,8 +63,16 @@ impl Exploration {
         }
     }
 
-    /// Adds another hunt's explorations.
-    pub(crate) fn merge(&mut self, other: &Exploration) {
+    /// Adds another hunt's or check's explorations (the hunts of one check are merged so).
+    ///
+    /// ```
+    /// use threadsafe_rt::Exploration;
+    ///
+    /// let mut all = Exploration::default();
+    /// all.merge(&Exploration::default());
+    /// assert_eq!(all, Exploration::default());
+    /// ```
+    pub fn merge(&mut self, other: &Exploration) {
         self.preemptions = self.preemptions.or(other.preemptions);
         self.exhaustive_tests += other.exhaustive_tests;
         self.exhaustive_schedules += other.exhaustive_schedules;
