@@ -474,44 +474,40 @@ fn parse_jobs(value: &str) -> Result<Vec<usize>, String> {
 /// The scheduling modes of `--schedules`: at least two distinct of `auto`, `controlled`,
 /// `stress`, in the order given.
 fn parse_schedules(value: &str) -> Result<Vec<ScheduleMode>, String> {
-    let mut modes = Vec::new();
-    for name in value.split(',').map(str::trim) {
-        let mode = name.parse::<ScheduleMode>().map_err(|e| {
-            format!("`{name}` is not a scheduling mode ({e}); separate modes by commas")
-        })?;
-        if modes.contains(&mode) {
-            return Err(format!("scheduling mode `{name}` given twice"));
-        }
-        modes.push(mode);
-    }
-    if modes.len() < 2 {
-        return Err(
-            "expected at least two scheduling modes to compare, such as `auto,stress`".to_string(),
-        );
-    }
-    Ok(modes)
+    parse_distinct(value, "scheduling mode", "scheduling modes", "auto,stress")
 }
 
 /// The strategies of `--strategies`: at least two distinct, each as `strategy = "..."`
 /// writes it (`random`, `pct`, `pct2`, `dfs`, `dfs0`), in the order given. `pct` and `pct3`
 /// are one strategy, so giving both is giving it twice.
 fn parse_strategies(value: &str) -> Result<Vec<Strategy>, String> {
-    let mut strategies = Vec::new();
+    parse_distinct(value, "strategy", "strategies", "random,pct,dfs")
+}
+
+/// At least two distinct settings of one kind, separated by commas, each read by its
+/// `FromStr`, in the order given; `one` and `many` name the kind, `example` is a list of
+/// them. A setting given twice is named as it reads back (`pct` is `pct3`).
+fn parse_distinct<T>(value: &str, one: &str, many: &str, example: &str) -> Result<Vec<T>, String>
+where
+    T: std::str::FromStr + PartialEq + std::fmt::Display,
+    T::Err: std::fmt::Display,
+{
+    let mut all: Vec<T> = Vec::new();
     for name in value.split(',').map(str::trim) {
-        let strategy = name.parse::<Strategy>().map_err(|e| {
-            format!("`{name}` is not a strategy ({e}); separate strategies by commas")
-        })?;
-        if strategies.contains(&strategy) {
-            return Err(format!("strategy `{strategy}` given twice"));
+        let setting = name
+            .parse::<T>()
+            .map_err(|e| format!("`{name}` is not a {one} ({e}); separate {many} by commas"))?;
+        if all.contains(&setting) {
+            return Err(format!("{one} `{setting}` given twice"));
         }
-        strategies.push(strategy);
+        all.push(setting);
     }
-    if strategies.len() < 2 {
-        return Err(
-            "expected at least two strategies to compare, such as `random,pct,dfs`".to_string(),
-        );
+    if all.len() < 2 {
+        return Err(format!(
+            "expected at least two {many} to compare, such as `{example}`"
+        ));
     }
-    Ok(strategies)
+    Ok(all)
 }
 
 #[cfg(test)]

@@ -132,24 +132,24 @@ pub fn main() -> ExitCode {
         eprintln!("time_to_bug: no subject to run (none is registered yet)");
         return ExitCode::FAILURE;
     }
-    if !settings.guides.is_empty() {
-        if let Some(g) = std::env::var_os(threadsafe_rt::GUIDE_ENV) {
+    let compared = [
+        (
+            !settings.guides.is_empty(),
+            threadsafe_rt::GUIDE_ENV,
+            "guide",
+        ),
+        (
+            !settings.strategies.is_empty(),
+            threadsafe_rt::STRATEGY_ENV,
+            "strategy",
+        ),
+    ];
+    for (comparing, var, setting) in compared {
+        if let Some(value) = std::env::var_os(var).filter(|_| comparing) {
             eprintln!(
-                "time_to_bug: {}={} is set and would override the guide of every check; \
-                 unset it to compare guides",
-                threadsafe_rt::GUIDE_ENV,
-                g.to_string_lossy()
-            );
-            return ExitCode::from(2);
-        }
-    }
-    if !settings.strategies.is_empty() {
-        if let Some(s) = std::env::var_os(threadsafe_rt::STRATEGY_ENV) {
-            eprintln!(
-                "time_to_bug: {}={} is set and would override the strategy of every check; \
-                 unset it to compare strategies",
-                threadsafe_rt::STRATEGY_ENV,
-                s.to_string_lossy()
+                "time_to_bug: {var}={} is set and would override the {setting} of every check; \
+                 unset it to compare them",
+                value.to_string_lossy()
             );
             return ExitCode::from(2);
         }

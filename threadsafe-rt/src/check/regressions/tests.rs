@@ -211,7 +211,7 @@ fn a_bad_file_names_the_line_and_the_mistake() {
         ("conc_execs=4", "conc_execs=0", e + 2, "setting `conc_execs`: `0` is not a positive count".into()),
         ("conc_execs=4", "conc_execs=4 speed=9", e + 2, "unknown setting `speed`; the settings are threads, conc_execs, schedule, strategy, guide, executor, results, prefixes, suffixes, state_changer_tries, cut_call_tries, post_calls and deadlock_timeout".into()),
         ("conc_execs=4", "conc_execs=4 conc_execs=5", e + 2, "setting `conc_execs` is given twice".into()),
-        ("strategy=pct2", "strategy=dfs", e + 2, "setting `strategy`: `\"dfs\"` is not a strategy: write `\"random\"` (the default), `\"pct\"` (bug depth 3) or `\"pct\"` and a bug depth of at least 1, e.g. `\"pct2\"`".into()),
+        ("strategy=pct2", "strategy=bfs", e + 2, "setting `strategy`: `\"bfs\"` is not a strategy: write `\"random\"` (the default), `\"pct\"` (bug depth 3) or `\"pct\"` and a bug depth of at least 1, e.g. `\"pct2\"`, or `\"dfs\"` (at most 2 preemptions) or `\"dfs\"` and a bound on preemptions, e.g. `\"dfs3\"`".into()),
         ("results=false", "results=no", e + 2, "setting `results`: `no` is not `true` or `false`".into()),
         ("  thread 1:", "  tread 1:", e + 5, "`tread 1:` is not a field of an entry: the fields are `seed:`, `settings:`, `failure:`, `prefix:`, `thread N:`, `post:`, `schedule:`".into()),
         ("  thread 1:", "  thread 1:\n  i0 .a()", e + 6, "`i0 .a()` is not a call: write `[out =] [iN.]name(param: type = value, ...)`".into()),
