@@ -20,6 +20,9 @@ pub mod sync {}
 #[doc = include_str!("src/gates.md")]
 pub mod gates {}
 
+#[doc = include_str!("src/strategies.md")]
+pub mod strategies {}
+
 #[doc = include_str!("src/map-coverage.md")]
 pub mod map_coverage {}
 
