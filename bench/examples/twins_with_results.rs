@@ -80,27 +80,12 @@ fn main() {
                 _ => explored.merge(&report.exploration),
             }
         }
+        // Under DFS, what its passes explored, as a passing report says it (nothing else).
         lines.push(format!(
-            "{:4} {:28} reported in {reported}/{seeds} seeds{}",
+            "{:4} {:28} reported in {reported}/{seeds} seeds {}",
             s.id,
             s.name,
-            match explored.preemptions {
-                Some(_) => format!(
-                    "; {} tests explored to the end ({} schedules, up to {} points), {} sampled: \
-                     {} over the limit, {} not deterministic, {} too long, {} at an explained \
-                     failure, {} at the budget",
-                    explored.exhaustive_tests,
-                    explored.exhaustive_schedules,
-                    explored.longest,
-                    explored.sampled_tests(),
-                    explored.over_limit,
-                    explored.not_deterministic,
-                    explored.too_long,
-                    explored.failed,
-                    explored.stopped
-                ),
-                None => String::new(),
-            }
+            explored.to_string().trim()
         ));
     }
     println!("{}", lines.join("\n"));

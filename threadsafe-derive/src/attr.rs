@@ -582,7 +582,7 @@ impl Args {
         match (strategy, depth) {
             (Some(Some(s)), None) => args
                 .config
-                .push((Key::Strategy, ConfigValue::Strategy(resolved(s)))),
+                .push((Key::Strategy, ConfigValue::Strategy(s.resolved()))),
             (Some(Some(knobs::Strategy::Pct { depth: None })), Some((n, _))) => args.config.push((
                 Key::Strategy,
                 ConfigValue::Strategy(knobs::Strategy::Pct { depth: Some(n) }),
@@ -609,17 +609,6 @@ impl Args {
             (Some(None), _) | (None, None) => {}
         }
         args
-    }
-}
-
-/// `s` with its number written out: PCT's depth, DFS's bound on preemptions.
-fn resolved(s: knobs::Strategy) -> knobs::Strategy {
-    match s {
-        knobs::Strategy::Random => s,
-        knobs::Strategy::Pct { .. } => knobs::Strategy::Pct { depth: s.depth() },
-        knobs::Strategy::Dfs { .. } => knobs::Strategy::Dfs {
-            preemptions: s.preemptions(),
-        },
     }
 }
 
@@ -1075,7 +1064,7 @@ mod tests {
             expect("schedule", text, text.parse(), ConfigValue::Schedule);
             expect("guide", text, text.parse(), ConfigValue::Guide);
             expect("strategy", text, text.parse(), |s: knobs::Strategy| {
-                ConfigValue::Strategy(resolved(s))
+                ConfigValue::Strategy(s.resolved())
             });
         }
     }

@@ -378,6 +378,27 @@ impl Strategy {
             _ => None,
         }
     }
+
+    /// The same strategy with its number written out (PCT's depth, DFS's bound), as a
+    /// check runs it.
+    ///
+    /// ```
+    /// use threadsafe_knobs::Strategy;
+    ///
+    /// assert_eq!(Strategy::Pct { depth: None }.resolved(), Strategy::Pct { depth: Some(3) });
+    /// assert_eq!(Strategy::Random.resolved(), Strategy::Random);
+    /// ```
+    pub fn resolved(self) -> Strategy {
+        match self {
+            Strategy::Random => self,
+            Strategy::Pct { .. } => Strategy::Pct {
+                depth: self.depth(),
+            },
+            Strategy::Dfs { .. } => Strategy::Dfs {
+                preemptions: self.preemptions(),
+            },
+        }
+    }
 }
 
 impl FromStr for Strategy {

@@ -304,15 +304,15 @@ impl<'c, T: Send + Sync + 'static> Hunt<'c, T> {
         let timeout = config.hang_timeout(Some(ready.seq_time));
         let controlled = schedules.is_some();
         report.controlled_tests += u64::from(controlled && !extra);
-        let (control, exploration) =
-            match schedules.map(|s| control_of(config, &self.tracker, ready, s, self.replayable)) {
-                Some((control, exploration)) => (Some(control), exploration),
-                None => (None, None),
-            };
+        let (control, exploration) = schedules
+            .map(|s| control_of(config, &self.tracker, ready, s, self.replayable))
+            .map_or((None, None), |(control, exploration)| {
+                (Some(control), exploration)
+            });
         // An exploration runs its schedules first, unless a replay asks for exactly its
         // executions up to the one the token names.
         let count = match &exploration {
-            Some(_) if !self.exact_count => crate::strategy::executions(config.strategy, count),
+            Some(e) if !self.exact_count => e.executions(count),
             _ => count,
         };
         if !extra {

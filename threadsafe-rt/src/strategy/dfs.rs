@@ -273,6 +273,11 @@ impl Explorer {
         }
     }
 
+    /// The most schedules it runs.
+    pub(crate) fn limit(&self) -> usize {
+        self.limit
+    }
+
     /// Whether the limit ended the exploration (the schedules after it are sampled), or
     /// would have.
     pub(crate) fn over_limit(&self) -> bool {
@@ -281,14 +286,15 @@ impl Explorer {
 
     /// What the exploration came to.
     pub(crate) fn explored(&self) -> Explored {
+        // A root left out for the limit makes the end no proof, even if every kept one ran.
         let end = if self.diverged {
             End::NotDeterministic
         } else if self.deep {
             End::TooLong
-        } else if self.done {
-            End::Exhaustive
         } else if self.over_limit() {
             End::Limit
+        } else if self.done {
+            End::Exhaustive
         } else {
             End::Stopped
         };

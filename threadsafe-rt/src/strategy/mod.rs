@@ -31,7 +31,9 @@ mod guided;
 mod pct;
 mod random;
 
-pub(crate) use dfs::{Dfs, End, Explored, Explorer};
+use dfs::{Dfs, Explorer};
+
+pub(crate) use dfs::{End, Explored};
 pub(crate) use guided::Guided;
 pub(crate) use pct::Pct;
 pub(crate) use random::RandomWalk;
@@ -49,14 +51,11 @@ impl Exploration {
     pub(crate) fn explored(&self) -> Explored {
         lock(&self.0).explored()
     }
-}
 
-/// Executions a controlled batch of `count` runs under `strategy`: DFS first explores, up to
-/// its limit, then runs `count` random schedules if the limit was reached.
-pub(crate) fn executions(strategy: Strategy, count: usize) -> usize {
-    match strategy {
-        Strategy::Dfs { .. } => DFS_LIMIT + count,
-        _ => count,
+    /// Executions its batch runs for `sampled` sampled ones: the exploration first, up to
+    /// its limit, then `sampled` random schedules if the limit was reached.
+    pub(crate) fn executions(&self, sampled: usize) -> usize {
+        lock(&self.0).limit() + sampled
     }
 }
 
