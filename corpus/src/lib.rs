@@ -29,6 +29,7 @@ use std::time::Duration;
 
 use threadsafe_rt::{Config, Report};
 
+pub mod asynchronous;
 pub mod contege;
 pub mod crash;
 pub mod dbcp;
@@ -107,6 +108,7 @@ pub fn all() -> Vec<Subject> {
     all.extend(medline::subjects());
     all.extend(wrong_result::subjects());
     all.extend(real::subjects());
+    all.extend(asynchronous::subjects());
     all.sort_by_key(|s| order(s.id));
     all
 }
@@ -134,6 +136,7 @@ fn order(id: &str) -> u32 {
         b'V' => n,
         b'C' => 100 + n,
         b'R' => 300 + n,
+        b'A' => 400 + n,
         _ => 200 + n,
     }
 }

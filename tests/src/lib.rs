@@ -21,6 +21,7 @@
 //! | [`bounded_stack`] | [`BoundedStack`](bounded_stack::BoundedStack) | correct; panics sequentially on bad input |
 //! | [`account`] | [`Account`](account::Account) | correct; deadlocks sequentially on `a.merge(&a)` |
 //! | [`blocking`] | [`LostWakeQueue`](blocking::LostWakeQueue), [`BlockingQueue`](blocking::BlockingQueue), [`Latch`](blocking::Latch) | calls that wait for another thread: a lost wake-up, and two correct types |
+//! | [`asynchronous`] | [`Claim`](asynchronous::Claim), [`Mailbox`](asynchronous::Mailbox) | correct async types whose results vary with the order: a `OnceCell`'s first caller, a channel |
 //! | [`nondeterministic`] | six types | correct; results differ between runs (hash order, clocks, addresses, randomness, `ThreadId`) |
 //! | [`two_accounts`] | [`TwoAccounts`](two_accounts::TwoAccounts) | a lock-order deadlock on std locks, and no other bug |
 //!
@@ -29,6 +30,7 @@
 //! and [`temp`] gives a test a folder of its own.
 
 pub mod account;
+pub mod asynchronous;
 pub mod blocking;
 pub mod bounded_stack;
 pub mod expect;

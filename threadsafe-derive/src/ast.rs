@@ -41,8 +41,8 @@ pub(crate) struct Entry {
     pub(crate) constructor_shaped: bool,
     /// Whether the body gets statement points in test builds: a method with a supported
     /// receiver (`&self`, `&mut self`, `self: &Arc<Self>`, `self: Arc<Self>`), not `const`
-    /// (a call in a `const fn` does not compile), not `async` (its body is a future), not
-    /// `#[thread_safe(skip)]`. Whether the generator calls it does not matter: a private
+    /// (a call in a `const fn` does not compile), not `#[thread_safe(skip)]`. An `async fn`'s
+    /// points run as its future is polled, on the thread that drives it. Whether the generator calls it does not matter: a private
     /// helper's statements are steps of the public methods that call it.
     pub(crate) statement_points: bool,
     /// `#[thread_safe(skip)]` is written on it.
@@ -69,6 +69,10 @@ pub(crate) struct Op {
     pub(crate) returns: Option<String>,
     /// `#[thread_safe(nondeterministic)]`: its results are never compared.
     pub(crate) nondeterministic: bool,
+    /// An `async fn`, or a function returning `impl Future<Output = T>` or
+    /// `Pin<Box<dyn Future<Output = T>>>`: the call drives the future to completion, and
+    /// `ret` and `returns` are the future's output's.
+    pub(crate) asynchronous: bool,
 }
 
 /// The receiver, as the runtime's `Receiver`.
@@ -320,9 +324,16 @@ impl Entry {
             MethodAttrs::default()
         });
         let sig = &f.sig;
-        let ret = match &sig.output {
+        let declared = match &sig.output {
             ReturnType::Default => None,
             ReturnType::Type(_, t) => Some(subst.apply(t)),
+        };
+        // What a call gives once driven: an `async fn`'s declared output, or the output of
+        // the future a synchronous function returns.
+        let (asynchronous, ret) = match declared.as_ref().map(future_output) {
+            _ if sig.asyncness.is_some() => (true, declared),
+            Some(Some(output)) => (true, output),
+            _ => (false, declared),
         };
         let receiver = sig.receiver();
         let made = match (&ret, receiver) {
@@ -331,10 +342,10 @@ impl Entry {
         };
         let statement_points = !attrs.skip
             && sig.constness.is_none()
-            && sig.asyncness.is_none()
             && receiver
                 .is_some_and(|r| self::receiver(&subst.apply(&r.ty), &subst.self_ty).is_some());
         let kind = match classify(f, &attrs, ret.as_ref(), made, subst, subst_written) {
+            Ok(op) if asynchronous => EntryKind::Op(Op { asynchronous, ..op }),
             Ok(op) => EntryKind::Op(op),
             Err(reason) => EntryKind::Skip(reason),
         };
@@ -380,9 +391,6 @@ fn classify(
     }
     if sig.unsafety.is_some() {
         return Err("`unsafe fn`: the generator cannot uphold its safety contract".into());
-    }
-    if sig.asyncness.is_some() {
-        return Err("`async fn`: the generator calls synchronous functions only".into());
     }
     if sig.variadic.is_some() {
         return Err("variadic function".into());
@@ -443,7 +451,14 @@ fn classify(
         });
     }
 
-    let returns = ret.map(|t| ty::text(&subst_written.apply(t)));
+    let returns = ret.map(|t| match &sig.output {
+        // The written output of an `async fn`; of a returned future, the output as
+        // instantiated (its tokens are the future's, not the written signature's).
+        ReturnType::Type(_, written) if sig.asyncness.is_some() => {
+            ty::text(&subst_written.apply(written))
+        }
+        _ => ty::text(t),
+    });
     let ret = match (receiver, made) {
         (Receiver::None, Some(m)) => Ret::Made(m),
         _ => method_ret(ret, &subst.self_ty),
@@ -454,6 +469,7 @@ fn classify(
         ret,
         returns: returns.filter(|_| matches!(ret, Ret::Stash | Ret::Drop)),
         nondeterministic: attrs.nondeterministic.is_some(),
+        asynchronous: false,
     })
 }
 
@@ -612,6 +628,37 @@ fn param_kind(ty: &Type, self_ty: &Type) -> Result<ParamKind, String> {
 }
 
 /// What a method with a receiver does with its return value.
+/// The output of a future type: `Some(Some(T))` for `impl Future<Output = T>` (with other
+/// bounds such as `Send + '_`) and for `Pin<Box<dyn Future<Output = T> ..>>`, `Some(None)`
+/// for a future whose output is not named; `None` for a type that is not a future.
+fn future_output(t: &Type) -> Option<Option<Type>> {
+    let bounds = match ty::peel(t) {
+        Type::ImplTrait(i) => &i.bounds,
+        Type::Path(_) => {
+            // `Pin<Box<dyn Future<..>>>`
+            let boxed = ty::single_arg(ty::single_arg(t, "Pin")?, "Box")?;
+            match ty::peel(boxed) {
+                Type::TraitObject(o) => &o.bounds,
+                _ => return None,
+            }
+        }
+        _ => return None,
+    };
+    bounds.iter().find_map(|b| match b {
+        syn::TypeParamBound::Trait(tb) => {
+            let last = tb.path.segments.last().filter(|s| s.ident == "Future")?;
+            let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+                return Some(None);
+            };
+            Some(args.args.iter().find_map(|a| match a {
+                syn::GenericArgument::AssocType(at) if at.ident == "Output" => Some(at.ty.clone()),
+                _ => None,
+            }))
+        }
+        _ => None,
+    })
+}
+
 fn method_ret(ret: Option<&Type>, self_ty: &Type) -> Ret {
     let Some(t) = ret else { return Ret::Unit };
     let borrowing_name = ty::last_segment(t).is_some_and(|s| {
@@ -668,6 +715,9 @@ mod tests {
         match &e.kind {
             EntryKind::Skip(r) => s.push_str(&format!("skip: {r}")),
             EntryKind::Op(op) => {
+                if op.asynchronous {
+                    s.push_str("async ");
+                }
                 s.push_str(&format!("{:?}(", op.receiver));
                 let params: Vec<String> = op
                     .params
@@ -952,10 +1002,7 @@ mod tests {
                     "a",
                     "skip: `unsafe fn`: the generator cannot uphold its safety contract",
                 ),
-                (
-                    "b",
-                    "skip: `async fn`: the generator calls synchronous functions only",
-                ),
+                ("b", "async Shared() -> Unit"),
                 ("c", "Shared() -> Unit"),
                 ("d", "Shared() -> Unit"),
                 ("e", "cfg Shared() -> Unit"),

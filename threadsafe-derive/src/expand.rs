@@ -212,6 +212,7 @@ fn op_expr(ident: &Ident, op: &Op, m: &Impl<'_>, private: &TokenStream) -> Token
     let f = local("__f");
     let returns = op.returns.as_ref().map(|ty| quote!(.returns(#ty)));
     let nondeterministic = op.nondeterministic.then(|| quote!(.nondeterministic()));
+    let asynchronous = op.asynchronous.then(|| quote!(.asynchronous()));
     quote! {
         #private::Op::new(
             #name,
@@ -221,6 +222,7 @@ fn op_expr(ident: &Ident, op: &Op, m: &Impl<'_>, private: &TokenStream) -> Token
         )
         #returns
         #nondeterministic
+        #asynchronous
     }
 }
 
@@ -274,6 +276,11 @@ fn call_body(ident: &Ident, op: &Op, m: &Impl<'_>, private: &TokenStream) -> Tok
     }
     let self_ty = &m.self_ty;
     let call = quote!(<#self_ty>::#ident(#(#call_args),*));
+    let call = if op.asynchronous {
+        quote!(#private::block_on(#call))
+    } else {
+        call
+    };
     let ok = quote!(::core::result::Result::Ok(()));
     let r = local("__r");
     let tail = match op.ret {

@@ -95,8 +95,9 @@ use proc_macro::TokenStream;
 /// any two statements of plain std code; in a stress run they add timing noise. Each point is
 /// one `#[cfg(test)]` statement calling the runtime with the method's name and the
 /// statement's file and line, so builds without `cfg(test)` are unchanged. Not instrumented:
-/// closures, `async` blocks, nested items, `const` contexts, macro arguments, `const fn` and
-/// `async fn` methods, and `#[thread_safe(skip)]` methods.
+/// closures, `async` blocks, nested items, `const` contexts, macro arguments, `const fn`
+/// methods, and `#[thread_safe(skip)]` methods. An `async fn`'s points run as its future is
+/// polled.
 ///
 /// # What is called, and how
 ///
@@ -106,6 +107,11 @@ use proc_macro::TokenStream;
 ///   "no instance this time". The impl block needs at least one.
 /// - **`&self`**, **`self: &Arc<Self>`** and **`self: Arc<Self>`** methods are called
 ///   concurrently; **`&mut self`** methods only in the sequential prefix.
+/// - **Async functions** (`async fn`, or returning `impl Future<Output = T>` or
+///   `Pin<Box<dyn Future<Output = T>>>`) are called like the others: the calling thread
+///   drives the future to completion with `threadsafe_rt::block_on`, and their output is
+///   the result. Under control, each `Pending` is a scheduling point, and a future no
+///   thread is left to wake is a deadlock.
 /// - **Arguments** are generated: `T`, `&T` and `&mut T` from a generated `T`, `&str` from a
 ///   `String`, `&[E]` from a `Vec<E>`, `&Path` from a `PathBuf`. `&Self`, `Arc<Self>` and
 ///   `&Arc<Self>` receive an instance from the pool, often the shared instance itself. A type
@@ -124,7 +130,7 @@ use proc_macro::TokenStream;
 ///
 /// Left out, with the reason in the report (never a compile error): methods that are not
 /// public (`pub(crate)` counts as public), `#[thread_safe(skip)]`, `self` by value,
-/// `unsafe fn`, `async fn`, generic methods (type or const parameters, `impl Trait`
+/// `unsafe fn`, generic methods (type or const parameters, `impl Trait`
 /// arguments), associated functions that do not return the type, and arguments that borrow
 /// below the top level (`Option<&str>`) or borrow an instance mutably (`&mut Self`). A
 /// method's `#[cfg(..)]` attributes apply to its entry too.

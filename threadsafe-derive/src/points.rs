@@ -563,7 +563,7 @@ mod tests {
                 ("raw", 1),
                 ("generic", 1),
                 ("constant", 0),
-                ("later", 0),
+                ("later", 1),
                 ("skipped", 0),
                 ("by_value", 0),
                 ("boxed", 0),

@@ -1,4 +1,5 @@
-//! The one entry the `sync` shims, [`crate::thread::yield_now`] and the statement points call.
+//! The one entry the `sync` shims, [`crate::thread::yield_now`], the statement points and
+//! [`crate::block_on`] (a pending future, a waker called) call.
 //!
 //! Each hook dispatches to whoever cares about the point:
 //! - the controlled run the calling thread belongs to ([`crate::sched`]), which may switch
@@ -13,6 +14,8 @@
 
 use std::cell::{Cell, RefCell};
 use std::panic::Location;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Weak};
 
 use crate::point::{PointKind, StatementPoint, Var, Where};
 use crate::sched;
@@ -262,6 +265,46 @@ pub(crate) fn notify(cv: usize, all: bool, at: Where) {
 pub(crate) fn barrier(obj: usize, n: usize, at: Where) -> Option<bool> {
     let (run, me) = sched::current()?;
     run.barrier(me, obj, n, at)
+}
+
+/// The controlled run a pending future's waker reports to: the run the future's thread
+/// belongs to, and the thread. Weak: a waker the code under test keeps outlives its run.
+#[derive(Clone)]
+pub(crate) struct WakeTarget(Weak<sched::Run>, usize);
+
+/// Where a waker made on this thread reports, if the thread belongs to a controlled run.
+pub(crate) fn wake_target() -> Option<WakeTarget> {
+    sched::current().map(|(run, me)| WakeTarget(Arc::downgrade(&run), me))
+}
+
+impl WakeTarget {
+    /// The waker `obj` was called: `woken` is set under the run's books, and the thread
+    /// is runnable again if it waits for it. Not a scheduling point: a waker is called from
+    /// inside the code under test's primitives, maybe under their own locks. False if the
+    /// run is over (the caller then sets `woken` itself).
+    pub(crate) fn wake(&self, obj: usize, woken: &AtomicBool) -> bool {
+        match self.0.upgrade() {
+            Some(run) => {
+                run.wake(self.1, obj, woken);
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+/// An async call's future returned `Pending`, its waker `obj`: under control, a scheduling
+/// point, then a wait in the scheduler until `woken` (see [`sched::Run::pending`]). True if
+/// the future may be polled again; false if the caller must wait for the waker itself
+/// (outside a controlled run, or control was given up).
+pub(crate) fn pending(obj: usize, woken: &AtomicBool, at: Where) -> bool {
+    match sched::current() {
+        Some((run, me)) => run.pending(me, obj, woken, at),
+        None => {
+            count_point();
+            false
+        }
+    }
 }
 
 fn lock_kind(exclusive: bool) -> PointKind {

@@ -107,6 +107,69 @@ pub(crate) fn asleep_for_good(me: u64, between: impl FnOnce() -> Option<u64>) ->
         })
 }
 
+/// The runtime's own threads that sleep with a timeout and call nothing of the code under
+/// test: the thread waiting for a batch's jobs, the controlled runs' watchdog.
+static OWN: std::sync::Mutex<Vec<u64>> = std::sync::Mutex::new(Vec::new());
+
+/// The list of the runtime's own threads (a poisoned lock is taken: nothing panics under it).
+fn own() -> std::sync::MutexGuard<'static, Vec<u64>> {
+    OWN.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Marks the calling thread as one of the runtime's own (see [`outside_asleep_for_good`])
+/// while the guard lives.
+pub(crate) fn own_thread() -> OwnThread {
+    let tid = current_tid();
+    own().push(tid);
+    OwnThread(tid)
+}
+
+/// Unmarks the thread [`own_thread`] marked.
+pub(crate) struct OwnThread(u64);
+
+impl Drop for OwnThread {
+    fn drop(&mut self) {
+        let mut own = own();
+        if let Some(i) = own.iter().position(|&t| t == self.0) {
+            own.swap_remove(i);
+        }
+    }
+}
+
+/// Whether every thread of this process sleeps for good (as in [`asleep_for_good`]), but
+/// `me`, the threads `ours` (whose waits the caller knows) and the runtime's own
+/// ([`own_thread`]) and main threads: then no thread outside `ours` can call a waker any
+/// more. `false` wherever it cannot be known.
+pub(crate) fn outside_asleep_for_good(me: u64, ours: &[u64]) -> bool {
+    let mut skip: Vec<u64> = ours.to_vec();
+    skip.extend(own().iter());
+    skip.push(u64::from(std::process::id()));
+    let look = |look| {
+        let Ok(dir) = std::fs::read_dir("/proc/self/task") else {
+            return None;
+        };
+        let mut tids: Vec<u64> = dir
+            .filter_map(Result::ok)
+            .filter_map(|e| e.file_name().to_str()?.parse().ok())
+            .filter(|t| *t != me && !skip.contains(t))
+            .collect();
+        tids.sort_unstable();
+        tids.into_iter()
+            .map(|tid| look_at(tid, look).filter(|s| s.wait == FutexWait::Untimed))
+            .collect::<Option<Vec<Still>>>()
+    };
+    let (Some(first), Some(second)) = (look(Look::First), look(Look::Second)) else {
+        return false;
+    };
+    can_tell_waits()
+        && first.len() == second.len()
+        && first
+            .iter()
+            .zip(&second)
+            .all(|(a, b)| a.tid == b.tid && a.runs == b.runs)
+}
+
 /// Which of the two looks of [`asleep_for_good`].
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Look {

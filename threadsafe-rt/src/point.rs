@@ -62,6 +62,8 @@ pub(crate) enum PointKind {
     Notify,
     Barrier,
     Yield,
+    /// An async call's future returned `Pending`.
+    Pending,
     Statement,
 }
 
@@ -90,6 +92,7 @@ impl PointKind {
             PointKind::Notify => "notify",
             PointKind::Barrier => "barrier wait",
             PointKind::Yield => "yield",
+            PointKind::Pending => "pending",
             PointKind::Statement => "statement",
         }
     }

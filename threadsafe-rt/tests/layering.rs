@@ -26,6 +26,8 @@ const RANKS: &[(&str, u32)] = &[
     // The std-shaped shims users write, and the hooks they call.
     ("sync", 45),
     ("thread", 45),
+    // Async calls driven to completion: a pending future waits through the hooks.
+    ("drive", 45),
     ("hooks", 40),
     // What the hooks dispatch to.
     ("sched", 30),

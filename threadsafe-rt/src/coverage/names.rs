@@ -77,7 +77,11 @@ impl Names {
                 }
                 return;
             }
-            PointKind::Wait | PointKind::Notify | PointKind::Barrier | PointKind::Yield => return,
+            PointKind::Wait
+            | PointKind::Notify
+            | PointKind::Barrier
+            | PointKind::Yield
+            | PointKind::Pending => return,
         };
         let Some(created) = var else { return };
         let (site, method) = match at {

@@ -13,7 +13,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use crate::lock::lock;
-use crate::os::{asleep_for_good, current_tid, thread_is_blocked};
+use crate::os::{asleep_for_good, current_tid, own_thread, thread_is_blocked};
 use crate::panics;
 use crate::parker::Parker;
 use crate::sched::quiet_watchdog;
@@ -225,6 +225,7 @@ impl Done {
         progress: impl Fn() -> usize,
         blocked: impl Fn() -> bool,
     ) -> WaitEnd {
+        let _own = own_thread();
         let me = current_tid();
         let start = Instant::now();
         let mut last_progress = progress();

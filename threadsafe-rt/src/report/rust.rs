@@ -3,7 +3,7 @@
 
 use crate::config::Config;
 use crate::subject::assoc_path;
-use crate::subject::{Description, InstancePass, ParamKind, Pass, Receiver};
+use crate::subject::{Description, InstancePass, Op, ParamKind, Pass, Receiver};
 use crate::testcase::{Arg, Call, Made, OpId, Out, Scope, TestCase, VarRef};
 use crate::value::Gen;
 
@@ -119,7 +119,10 @@ impl<'d, T> Writer<'d, T> {
         let args = args.join(", ");
         match (op.receiver, call.receiver) {
             (Receiver::None, _) | (_, None) => {
-                let e = format!("{}({args})", assoc_path(self.desc.name, op.name));
+                let e = driven(
+                    op,
+                    format!("{}({args})", assoc_path(self.desc.name, op.name)),
+                );
                 let made = match call.out {
                     Out::Instance(_, m) => m,
                     _ => Made::Value,
@@ -134,19 +137,23 @@ impl<'d, T> Writer<'d, T> {
                     (true, _) => format!("std::sync::Arc::new({e})"),
                 }
             }
-            (Receiver::Exclusive, Some(r)) if self.arc_mode => format!(
-                "std::sync::Arc::get_mut(&mut {}).unwrap().{}({args})",
-                instance_name(r),
-                op.name
+            (Receiver::Exclusive, Some(r)) if self.arc_mode => driven(
+                op,
+                format!(
+                    "std::sync::Arc::get_mut(&mut {}).unwrap().{}({args})",
+                    instance_name(r),
+                    op.name
+                ),
             ),
-            (Receiver::Arc, Some(r)) => {
+            (Receiver::Arc, Some(r)) => driven(
+                op,
                 format!(
                     "std::sync::Arc::clone(&{}).{}({args})",
                     instance_name(r),
                     op.name
-                )
-            }
-            (_, Some(r)) => format!("{}.{}({args})", instance_name(r), op.name),
+                ),
+            ),
+            (_, Some(r)) => driven(op, format!("{}.{}({args})", instance_name(r), op.name)),
         }
     }
 
@@ -328,6 +335,16 @@ pub(crate) fn render_reproducer<T>(
 }
 
 /// The body of a reproducer: the scenario in a loop of `repeat`, inside
+/// A call expression as the reproducer runs it: an async function's future driven to
+/// completion on the calling thread, as the check drove it.
+fn driven<T>(op: &Op<T>, call: String) -> String {
+    if op.asynchronous {
+        format!("::threadsafe_rt::block_on({call})")
+    } else {
+        call
+    }
+}
+
 /// `::threadsafe_rt::contain` if `contained`, indented for a function body.
 fn repeated<T>(desc: &Description<T>, test: &TestCase, repeat: u64, contained: bool) -> String {
     let (open, indent, close) = if contained {

@@ -3,6 +3,7 @@
 //! runnable set, and condition variables and barriers wake threads there. Each operation
 //! marks its thread as inside the scheduler while it runs (`Run::inside`).
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use super::state::Status;
@@ -169,5 +170,57 @@ impl Run {
         }
         self.block(me, st, Blocker::Barrier(obj), at);
         Some(false)
+    }
+
+    /// Thread `me`'s async call got `Pending` from the future whose waker is `obj`: a
+    /// scheduling point, then, unless the waker was called meanwhile (`woken`), the thread
+    /// waits in the scheduler until it is. A pending future that nothing is left to wake is
+    /// a deadlock: a lost wake-up. `at` names the statement of the call that awaits, if one
+    /// was reached. False once control was given up: the caller then waits for the waker
+    /// itself.
+    pub(crate) fn pending(
+        self: &Arc<Self>,
+        me: usize,
+        obj: usize,
+        woken: &AtomicBool,
+        at: Where,
+    ) -> bool {
+        let _inside = self.inside(me);
+        let at = self.awaiting_at(me).unwrap_or(at);
+        self.point(me, PointKind::Pending, obj, None, at);
+        if !self.has_control() {
+            return false;
+        }
+        let st = self.state();
+        if woken.load(Ordering::Acquire) {
+            return true;
+        }
+        self.block(me, st, Blocker::Wake(obj), at);
+        self.has_control()
+    }
+
+    /// The waker `obj` of thread `t`'s pending future was called (by any thread): `woken`
+    /// is set, and the thread is runnable again if it waits for it.
+    pub(crate) fn wake(&self, t: usize, obj: usize, woken: &AtomicBool) {
+        let _inside = self.inside_here();
+        let mut st = self.state();
+        woken.store(true, Ordering::Release);
+        if matches!(st.status[t], Status::Blocked(Blocker::Wake(o), _) if o == obj) {
+            st.status[t] = Status::Runnable;
+        }
+    }
+
+    /// The last statement point thread `me` reached in the call it runs: where its future
+    /// awaits.
+    fn awaiting_at(&self, me: usize) -> Option<Where> {
+        let call = super::CALL.with(std::cell::Cell::get);
+        self.state()
+            .trace
+            .iter()
+            .rev()
+            .filter(|s| s.thread == me)
+            .take_while(|s| s.call == call)
+            .find(|s| matches!(s.at, Where::Statement(_)))
+            .map(|s| s.at)
     }
 }

@@ -17,16 +17,23 @@ use std::cell::Cell;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
 
 use super::state::{State, Status};
 use super::{current_index, watchdog, Blocker, Futile, Run, Scheduler, CALL, CURRENT};
 use crate::lock::lock;
-use crate::os::current_tid;
+use crate::os::{current_tid, outside_asleep_for_good};
 use crate::parker::Parker;
 use crate::point::{Aborted, PointKind, Step, Var, Where};
 use crate::wait;
 
 const NOBODY: usize = usize::MAX;
+
+/// How long a run whose threads all wait, one for a pending future's wake-up, waits for a
+/// thread outside it to call the waker or to sleep for good (`outside_wake`) before it gives
+/// up control; and how often it looks meanwhile.
+const OUTSIDE_WAKE: Duration = Duration::from_secs(1);
+const OUTSIDE_LOOK_GAP: Duration = Duration::from_millis(1);
 
 /// Scheduling points one controlled run takes at most; at the next, it gives up control and
 /// its threads run the rest free. Tests of the papers' bugs take tens to hundreds; a call
@@ -185,15 +192,65 @@ impl Run {
         self.give_turn(next);
     }
 
-    /// Nobody can run: a deadlock, unless a thread set aside outside the scheduler may still
-    /// come back (then the turn waits for it).
-    fn nobody_runnable(&self, st: &mut State) -> bool {
+    /// Nobody can run: a deadlock (the blocked threads are unwound), unless a thread set
+    /// aside outside the scheduler may still come back (then the turn waits for it), or a
+    /// pending future may still be woken from outside the run ([`outside_wake`]
+    /// (Self::outside_wake)).
+    fn nobody_runnable(self: &Arc<Self>, mut st: std::sync::MutexGuard<'_, State>) {
         if st.status.contains(&Status::Outside) {
             self.turn.store(NOBODY, Ordering::Release);
-            return false;
+            return;
         }
-        st.deadlock = Some(st.blocked());
-        true
+        let blocked = st.blocked();
+        if blocked
+            .iter()
+            .any(|(_, b, _)| matches!(b, Blocker::Wake(_)))
+        {
+            self.turn.store(NOBODY, Ordering::Release);
+            drop(st);
+            self.outside_wake();
+            return;
+        }
+        st.deadlock = Some(blocked);
+        drop(st);
+        self.abort_all();
+    }
+
+    /// Every thread of the run waits, one of them for a pending future's wake-up. Only the
+    /// run's threads can make a lock free or notify a `sync` condition variable, but a waker
+    /// may be called by any thread: one of the code under test's own (a background worker
+    /// completing a request, a timer). So the lost wake-up is declared only when every
+    /// thread of the process outside the run sleeps for good
+    /// ([`outside_asleep_for_good`]); a wake that comes first gives the turn to the woken
+    /// thread; and when neither happened within [`OUTSIDE_WAKE`], control is given up and the
+    /// run goes on free, where a hang is judged as any hang is.
+    fn outside_wake(self: &Arc<Self>) {
+        let me = TID.with(|t| *t);
+        let ours: Vec<u64> = (0..self.n).map(|t| self.tid(t)).collect();
+        let deadline = Instant::now() + OUTSIDE_WAKE;
+        loop {
+            let asleep = outside_asleep_for_good(me, &ours);
+            let mut st = self.state();
+            let runnable = st.runnable();
+            if !runnable.is_empty() {
+                let next = st.choose(&runnable, None, false, None);
+                drop(st);
+                self.give_turn(next);
+                return;
+            }
+            if asleep {
+                st.deadlock = Some(st.blocked());
+                drop(st);
+                self.abort_all();
+                return;
+            }
+            drop(st);
+            if Instant::now() >= deadline {
+                self.release_control();
+                return;
+            }
+            Parker::current().park_timeout(OUTSIDE_LOOK_GAP);
+        }
     }
 
     pub(crate) fn progress(&self) -> usize {
@@ -257,12 +314,9 @@ impl Run {
                     // All done, or only threads set aside outside left: the turn waits for them.
                     self.turn.store(NOBODY, Ordering::Release);
                     None
-                } else if self.nobody_runnable(&mut st) {
-                    drop(st);
-                    self.abort_all();
-                    return;
                 } else {
-                    None
+                    self.nobody_runnable(st);
+                    return;
                 }
             } else {
                 Some(st.choose(&runnable, None, false, None))
@@ -411,12 +465,7 @@ impl Run {
         *lock(&self.last_switch) = None;
         let runnable = st.runnable();
         if runnable.is_empty() {
-            if self.nobody_runnable(&mut st) {
-                drop(st);
-                self.abort_all();
-            } else {
-                drop(st);
-            }
+            self.nobody_runnable(st);
             self.wait_for_turn(me);
             return;
         }

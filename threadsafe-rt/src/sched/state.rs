@@ -15,6 +15,8 @@ pub(crate) enum Blocker {
     Lock(usize),
     Condvar(usize),
     Barrier(usize),
+    /// An async call's future returned `Pending`: its thread waits for the future's waker.
+    Wake(usize),
 }
 
 impl Blocker {
@@ -23,6 +25,7 @@ impl Blocker {
             Blocker::Lock(_) => "waiting for a lock",
             Blocker::Condvar(_) => "waiting for a notification",
             Blocker::Barrier(_) => "waiting at a barrier",
+            Blocker::Wake(_) => "its future pending, waiting for a wake-up",
         }
     }
 }

@@ -33,7 +33,7 @@ use std::time::{Duration, Instant};
 
 use super::Run;
 use crate::lock::lock;
-use crate::os::{current_tid, thread_runs, thread_state, ThreadState};
+use crate::os::{current_tid, own_thread, thread_runs, thread_state, ThreadState};
 
 /// The least time the thread holding the turn must be seen blocked outside the scheduler,
 /// without progress, before it is set aside.
@@ -135,6 +135,7 @@ pub(super) fn watch(run: &Arc<Run>) {
 }
 
 fn watch_loop() {
+    let _own = own_thread();
     lock(&WATCHDOG).tid = current_tid();
     let mut poll = MAX_POLL;
     // How late this thread's wake-ups come: the worst recent one, decaying.

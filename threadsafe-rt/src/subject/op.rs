@@ -40,6 +40,9 @@ pub struct Op<T> {
     pub(crate) returns: Option<&'static str>,
     /// `#[thread_safe(nondeterministic)]`: the results of this method are never compared.
     pub(crate) nondeterministic: bool,
+    /// An `async fn` (or a method returning `impl Future`): the call drives its future to
+    /// completion with [`crate::block_on`], and a reproducer writes it so.
+    pub(crate) asynchronous: bool,
 }
 
 /// Calls an operation with the receiver and arguments in the frame.
@@ -61,6 +64,7 @@ impl<T> Op<T> {
             call,
             returns: None,
             nondeterministic: false,
+            asynchronous: false,
         }
     }
 
@@ -75,6 +79,13 @@ impl<T> Op<T> {
     #[doc(hidden)]
     pub fn nondeterministic(mut self) -> Self {
         self.nondeterministic = true;
+        self
+    }
+
+    /// Marks the function as async: its call drives a future to completion.
+    #[doc(hidden)]
+    pub fn asynchronous(mut self) -> Self {
+        self.asynchronous = true;
         self
     }
 }

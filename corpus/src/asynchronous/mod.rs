@@ -1,0 +1,195 @@
+//! Async subjects: types whose methods are `async fn`, with the bug at an `.await`. The same
+//! atomicity violations as the synchronous subjects, with the window at an await point (a
+//! cache that checks under a read lock and inserts under the write lock, a transfer that
+//! debits and credits around a remote call, a ticket read and written around one), and the
+//! hangs only async code has: a permit checked for and then awaited, a wake-up sent before
+//! anybody listened. Each has a correct twin with the same API. They use `tokio::sync`,
+//! which needs no runtime: the check drives each call's future on its own thread
+//! (`threadsafe_rt::block_on`).
+//!
+//! A remote call, a disk read, a message to another task: each is an await that may return
+//! `Pending` before the call goes on. [`remote`] stands for one: it returns `Pending` once
+//! and wakes itself.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use threadsafe_rt::block_on;
+
+use crate::{naive, BugKind, Subject};
+
+pub mod bank;
+pub mod cache;
+pub mod latch;
+pub mod slots;
+pub mod tickets;
+
+/// An await that stands for a remote call: `Pending` once (waking itself at once), then
+/// ready. Another task may run at that point, as it may at any real I/O.
+pub fn remote() -> Remote {
+    Remote(false)
+}
+
+/// The future [`remote`] returns.
+pub struct Remote(bool);
+
+impl Future for Remote {
+    type Output = ();
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        if self.0 {
+            Poll::Ready(())
+        } else {
+            self.0 = true;
+            cx.waker().wake_by_ref();
+            Poll::Pending
+        }
+    }
+}
+
+/// `Default` as `new()`.
+macro_rules! default_is_new {
+    ($($t:ty),* $(,)?) => {$(
+        impl Default for $t {
+            fn default() -> Self {
+                <$t>::new()
+            }
+        }
+    )*};
+}
+
+default_is_new!(
+    bank::Bank,
+    bank::FixedBank,
+    cache::Cache,
+    cache::FixedCache,
+    latch::Latch,
+    latch::FixedLatch,
+    slots::Slots,
+    slots::FixedSlots,
+    tickets::Tickets,
+    tickets::FixedTickets,
+);
+
+/// One call per thread and round in the naive tests.
+const ONCE: usize = 1;
+
+/// The async subjects (`A1` …), for the time-to-bug harness. Their `file` is the buggy
+/// type's; the naive tests drive each call with `block_on` on two threads.
+pub fn subjects() -> Vec<Subject> {
+    vec![
+        Subject {
+            id: "A1",
+            name: "async_cache",
+            original: "a cache over tokio's RwLock that checks under the read lock and inserts under the write lock, loading in between",
+            bug: BugKind::WrongResult,
+            file: cache::FILE,
+            check_buggy: threadsafe_rt::check::<cache::Cache>,
+            check_twin: threadsafe_rt::check::<cache::FixedCache>,
+            naive: |budget| {
+                naive::race_checked(
+                    budget,
+                    ONCE,
+                    cache::Cache::new,
+                    |c| {
+                        block_on(c.get(1));
+                    },
+                    |c| {
+                        block_on(c.get(1));
+                    },
+                    |c| c.loads() == 1,
+                )
+            },
+        },
+        Subject {
+            id: "A2",
+            name: "async_bank",
+            original: "a bank over tokio's Mutex whose transfer debits, awaits a remote call, then credits",
+            bug: BugKind::WrongResult,
+            file: bank::FILE,
+            check_buggy: threadsafe_rt::check::<bank::Bank>,
+            check_twin: threadsafe_rt::check::<bank::FixedBank>,
+            naive: naive_bank,
+        },
+        Subject {
+            id: "A3",
+            name: "async_tickets",
+            original: "a ticket dispenser that loads the next number, awaits, then stores it advanced",
+            bug: BugKind::WrongResult,
+            file: tickets::FILE,
+            check_buggy: threadsafe_rt::check::<tickets::Tickets>,
+            check_twin: threadsafe_rt::check::<tickets::FixedTickets>,
+            naive: |budget| {
+                naive::race_checked(
+                    budget,
+                    ONCE,
+                    tickets::Tickets::new,
+                    |t| {
+                        block_on(t.take());
+                    },
+                    |t| {
+                        block_on(t.take());
+                    },
+                    |t| t.peek() == 2,
+                )
+            },
+        },
+        Subject {
+            id: "A4",
+            name: "async_slots",
+            original: "a pool that checks tokio's Semaphore for a permit, then awaits one: the last permit is awaited forever",
+            bug: BugKind::Deadlock,
+            file: slots::FILE,
+            check_buggy: threadsafe_rt::check::<slots::Slots>,
+            check_twin: threadsafe_rt::check::<slots::FixedSlots>,
+            naive: |budget| {
+                naive::race(
+                    budget,
+                    ONCE,
+                    slots::Slots::new,
+                    |s| {
+                        block_on(s.reserve());
+                    },
+                    |s| {
+                        block_on(s.reserve());
+                    },
+                )
+            },
+        },
+        Subject {
+            id: "A5",
+            name: "async_latch",
+            original: "a latch over tokio's Notify that checks its flag, then listens: notify_waiters in between is lost",
+            bug: BugKind::Deadlock,
+            file: latch::FILE,
+            check_buggy: threadsafe_rt::check::<latch::Latch>,
+            check_twin: threadsafe_rt::check::<latch::FixedLatch>,
+            naive: |budget| {
+                naive::race(
+                    budget,
+                    ONCE,
+                    latch::Latch::new,
+                    |l| block_on(l.wait()),
+                    |l| l.open(),
+                )
+            },
+        },
+    ]
+}
+
+fn naive_bank(budget: Duration) -> Option<Duration> {
+    naive::race_checked(
+        budget,
+        ONCE,
+        bank::Bank::new,
+        |b| {
+            block_on(b.transfer(true, 10));
+        },
+        |b| {
+            assert_eq!(block_on(b.total()), 200, "money in flight");
+        },
+        |b| block_on(b.total()) == 200,
+    )
+}

@@ -1,0 +1,136 @@
+//! Async methods, checked like the others: each call's future is driven to completion on
+//! its thread, a `Pending` is a scheduling point under control, and a future nothing is left
+//! to wake is a deadlock. The async subjects of the corpus (`A1` … `A5`): atomicity broken
+//! at an await and seen in results (over tokio's `RwLock`, its `Mutex` and an atomic), a
+//! permit checked for and then awaited forever, a lost `notify_waiters`; and their twins.
+//!
+//! Every check here is controlled: under control, the same seed makes the same tests and
+//! the same schedules, so each find is deterministic.
+
+use std::time::Duration;
+
+use threadsafe_corpus::asynchronous::{bank, cache, latch, slots, tickets};
+use threadsafe_rt::{check, Config, Failure, ScheduleMode, Subject};
+use threadsafe_tests::asynchronous::{Claim, Mailbox};
+use threadsafe_tests::expect;
+
+fn controlled(seed: u64) -> Config {
+    let mut config = Config::default();
+    config.schedule = ScheduleMode::Controlled;
+    config.seed = seed;
+    config.budget = Duration::from_secs(10);
+    config
+}
+
+/// Asserts a wrong result of `T` in seeds 0–2, with a reproducer that drives the calls
+/// `calls` with `block_on`.
+fn finds_wrong_results<T: Subject>(calls: &[&str]) {
+    for seed in 0..3 {
+        let report = check::<T>(&controlled(seed));
+        println!("{report}");
+        expect::wrong_results(&report);
+        let reproducer = &expect::violation(&report).reproducer;
+        for call in calls {
+            assert!(reproducer.contains(call), "{call}:\n{reproducer}");
+        }
+    }
+}
+
+/// The line of `file` (a path from the workspace's root) that contains `text`.
+fn line_of(file: &str, text: &str) -> usize {
+    let path = format!("{}/../{file}", env!("CARGO_MANIFEST_DIR"));
+    let source = std::fs::read_to_string(&path).expect("the subject's source");
+    1 + source
+        .lines()
+        .position(|l| l.contains(text))
+        .unwrap_or_else(|| panic!("{text} in {path}"))
+}
+
+/// Asserts a deadlock of `T` in seeds 0–2 with a thread in `method` waiting for its
+/// future's wake-up at the statement of `file` that contains `awaits`.
+fn finds_hang<T: Subject>(method: &str, file: &str, awaits: &str) {
+    let line = line_of(file, awaits);
+    for seed in 0..3 {
+        let report = check::<T>(&controlled(seed));
+        println!("{report}");
+        let v = expect::violation(&report);
+        let Failure::Deadlock { blocked } = &v.failure else {
+            panic!("a deadlock, not:\n{report}");
+        };
+        let waiting = format!("in `{method}`");
+        assert!(
+            blocked.iter().any(|b| b.contains(&waiting)),
+            "a thread waits {waiting}:\n{report}"
+        );
+        let text = report.to_string();
+        let at = format!("its future pending, waiting for a wake-up at {file}:{line}");
+        assert!(text.contains(&at), "{at}:\n{text}");
+        assert!(
+            v.reproducer
+                .contains(&format!("::threadsafe_rt::block_on(cut.{method}(")),
+            "{}",
+            v.reproducer
+        );
+    }
+}
+
+/// Asserts that `T` passes 100 controlled tests in seeds 0–2.
+fn quiet<T: Subject>() {
+    for seed in 0..3 {
+        let mut config = controlled(seed);
+        config.tests = Some(100);
+        let report = check::<T>(&config);
+        expect::no_violation(&report);
+    }
+}
+
+#[test]
+fn a_cache_that_loads_between_its_read_and_write_locks_returns_two_values_for_one_key() {
+    finds_wrong_results::<cache::Cache>(&["::threadsafe_rt::block_on(cut.get("]);
+}
+
+#[test]
+fn a_transfer_that_awaits_between_debit_and_credit_shows_money_in_flight() {
+    finds_wrong_results::<bank::Bank>(&["::threadsafe_rt::block_on(cut.transfer("]);
+}
+
+#[test]
+fn a_ticket_read_and_written_around_an_await_is_handed_out_twice() {
+    finds_wrong_results::<tickets::Tickets>(&["::threadsafe_rt::block_on(cut.take())"]);
+}
+
+#[test]
+fn a_permit_checked_for_then_awaited_hangs_as_a_deadlock() {
+    finds_hang::<slots::Slots>("reserve", slots::FILE, ".acquire().await");
+}
+
+#[test]
+fn a_notify_waiters_before_the_listening_is_a_lost_wake_up() {
+    finds_hang::<latch::Latch>("wait", latch::FILE, ".notified().await");
+}
+
+#[test]
+fn the_twins_report_nothing() {
+    quiet::<cache::FixedCache>();
+    quiet::<bank::FixedBank>();
+    quiet::<tickets::FixedTickets>();
+    quiet::<slots::FixedSlots>();
+    quiet::<latch::FixedLatch>();
+}
+
+/// Correct types whose results vary with the order (which caller a `OnceCell` keeps, which
+/// ticket each caller gets), and a channel whose `recv` may wait for the other thread's
+/// `send` or for ever: quiet in 20 seeds, under the default schedule (controlled and
+/// free-running), 50 tests each.
+#[test]
+fn correct_async_types_whose_results_vary_report_nothing() {
+    for seed in 0..20 {
+        let mut config = Config::default();
+        config.seed = seed;
+        config.tests = Some(50);
+        config.budget = Duration::from_secs(10);
+        expect::no_violation(&check::<Claim>(&config));
+        expect::no_violation(&check::<Mailbox>(&config));
+        expect::no_violation(&check::<tickets::FixedTickets>(&config));
+    }
+}
