@@ -17,6 +17,9 @@ pub mod auto_mode {}
 #[doc = include_str!("src/sync.md")]
 pub mod sync {}
 
+#[doc = include_str!("src/async.md")]
+pub mod asynchronous {}
+
 #[doc = include_str!("src/gates.md")]
 pub mod gates {}
 

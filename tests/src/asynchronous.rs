@@ -73,7 +73,7 @@ impl Mailbox {
     }
 
     /// How many messages wait.
-    pub async fn len(&self) -> usize {
+    pub async fn waiting(&self) -> usize {
         self.rx.lock().await.len()
     }
 }

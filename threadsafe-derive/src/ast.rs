@@ -979,6 +979,33 @@ mod tests {
     }
 
     #[test]
+    fn async_functions_are_called_with_their_outputs() {
+        check(
+            parse_quote! {
+                impl Foo {
+                    pub async fn new() -> Self { todo!() }
+                    pub async fn a(&self, k: &str) -> u32 { 0 }
+                    pub fn b(&self) -> impl Future<Output = Option<u8>> + Send + '_ { async { None } }
+                    pub fn c(&self) -> Pin<Box<dyn Future<Output = u64> + Send + '_>> { todo!() }
+                    pub fn d(&self) -> impl Iterator<Item = u8> + '_ { todo!() }
+                    pub fn e(&self) -> impl std::future::Future<Output = ()> { async {} }
+                }
+            },
+            &[
+                ("new", "async None() -> Made(Plain)"),
+                (
+                    "a",
+                    "async Shared(k: &str = Deref ::std::string::String) -> Stash",
+                ),
+                ("b", "async Shared() -> Stash"),
+                ("c", "async Shared() -> Stash"),
+                ("d", "Shared() -> Drop"),
+                ("e", "async Shared() -> Unit"),
+            ],
+        );
+    }
+
+    #[test]
     fn other_skips_and_cfgs() {
         check(
             parse_quote! {

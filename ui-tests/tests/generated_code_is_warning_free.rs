@@ -7,12 +7,20 @@
 #[path = "ui/pass/all_kinds.rs"]
 mod all_kinds;
 
+#[path = "ui/pass/async_kinds.rs"]
+mod async_kinds;
+
 #[path = "ui/pass/strict_lints.rs"]
 mod strict_lints;
 
 #[test]
 fn every_kind_is_described() {
     all_kinds::main();
+}
+
+#[test]
+fn every_kind_of_async_function_is_called() {
+    async_kinds::main();
 }
 
 #[test]
