@@ -29,6 +29,17 @@ use std::time::Duration;
 
 use threadsafe_rt::{Config, Report};
 
+/// `Default` as `new()`, for the types whose `new` takes nothing.
+macro_rules! default_is_new {
+    ($($t:ty),* $(,)?) => {$(
+        impl Default for $t {
+            fn default() -> Self {
+                <$t>::new()
+            }
+        }
+    )*};
+}
+
 pub mod asynchronous;
 pub mod contege;
 pub mod crash;

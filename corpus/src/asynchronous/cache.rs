@@ -35,7 +35,7 @@ impl Cache {
         if let Some(v) = self.map.read().await.get(&key) {
             return *v;
         }
-        let v = self.load(key).await;
+        let v = load(&self.loads, key).await;
         self.map.write().await.insert(key, v);
         v
     }
@@ -43,12 +43,6 @@ impl Cache {
     /// How many loads the cache made.
     pub fn loads(&self) -> u32 {
         self.loads.load(Ordering::SeqCst)
-    }
-
-    async fn load(&self, key: u8) -> u32 {
-        let version = self.loads.fetch_add(1, Ordering::SeqCst);
-        remote().await;
-        u32::from(key) * 1000 + version
     }
 }
 
@@ -78,7 +72,7 @@ impl FixedCache {
         if let Some(v) = map.get(&key) {
             return *v;
         }
-        let v = self.load(key).await;
+        let v = load(&self.loads, key).await;
         map.insert(key, v);
         v
     }
@@ -87,10 +81,11 @@ impl FixedCache {
     pub fn loads(&self) -> u32 {
         self.loads.load(Ordering::SeqCst)
     }
+}
 
-    async fn load(&self, key: u8) -> u32 {
-        let version = self.loads.fetch_add(1, Ordering::SeqCst);
-        remote().await;
-        u32::from(key) * 1000 + version
-    }
+/// Loads the value of `key` from afar: a new version at every load, counted in `loads`.
+async fn load(loads: &AtomicU32, key: u8) -> u32 {
+    let version = loads.fetch_add(1, Ordering::SeqCst);
+    remote().await;
+    u32::from(key) * 1000 + version
 }

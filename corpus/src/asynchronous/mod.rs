@@ -49,17 +49,6 @@ impl Future for Remote {
     }
 }
 
-/// `Default` as `new()`.
-macro_rules! default_is_new {
-    ($($t:ty),* $(,)?) => {$(
-        impl Default for $t {
-            fn default() -> Self {
-                <$t>::new()
-            }
-        }
-    )*};
-}
-
 default_is_new!(
     bank::Bank,
     bank::FixedBank,

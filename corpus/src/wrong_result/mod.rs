@@ -19,17 +19,6 @@ pub mod set;
 pub mod stats;
 pub mod tickets;
 
-/// `Default` as `new()`, for the types whose `new` takes nothing.
-macro_rules! default_is_new {
-    ($($t:ty),* $(,)?) => {$(
-        impl Default for $t {
-            fn default() -> Self {
-                <$t>::new()
-            }
-        }
-    )*};
-}
-
 default_is_new!(
     bank::Bank,
     bank::FixedBank,
