@@ -12,7 +12,7 @@ use std::time::Duration;
 use threadsafe_corpus::asynchronous::{bank, cache, latch, slots, tickets};
 use threadsafe_rt::{check, Config, Failure, ScheduleMode, Subject};
 use threadsafe_tests::asynchronous::{Claim, Mailbox};
-use threadsafe_tests::expect;
+use threadsafe_tests::{expect, line_of};
 
 fn controlled(seed: u64) -> Config {
     let mut config = Config::default();
@@ -36,20 +36,12 @@ fn finds_wrong_results<T: Subject>(calls: &[&str]) {
     }
 }
 
-/// The line of `file` (a path from the workspace's root) that contains `text`.
-fn line_of(file: &str, text: &str) -> usize {
-    let path = format!("{}/../{file}", env!("CARGO_MANIFEST_DIR"));
-    let source = std::fs::read_to_string(&path).expect("the subject's source");
-    1 + source
-        .lines()
-        .position(|l| l.contains(text))
-        .unwrap_or_else(|| panic!("{text} in {path}"))
-}
-
 /// Asserts a deadlock of `T` in seeds 0–2 with a thread in `method` waiting for its
 /// future's wake-up at the statement of `file` that contains `awaits`.
 fn finds_hang<T: Subject>(method: &str, file: &str, awaits: &str) {
-    let line = line_of(file, awaits);
+    let path = format!("{}/../{file}", env!("CARGO_MANIFEST_DIR"));
+    let source = std::fs::read_to_string(&path).expect("the subject's source");
+    let line = line_of(&source, awaits);
     for seed in 0..3 {
         let report = check::<T>(&controlled(seed));
         println!("{report}");
