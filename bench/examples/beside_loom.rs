@@ -23,6 +23,7 @@ use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use threadsafe_bench::cli::settings_or_exit;
 use threadsafe_bench::median;
 use threadsafe_rt::{check, Config, Report, ScheduleMode, Strategy, Subject};
 
@@ -488,27 +489,14 @@ fn main() {
     if let Ok(spec) = std::env::var(CHILD) {
         loom_child(&spec);
     }
-    let mut seeds = 10;
-    let mut tests = 200;
-    let mut args = std::env::args().skip(1);
-    while let Some(arg) = args.next() {
-        let mut number = |name: &str| -> u64 {
-            args.next()
-                .and_then(|v| v.parse().ok())
-                .unwrap_or_else(|| panic!("{name} takes a number\n\n{USAGE}"))
-        };
-        match arg.as_str() {
-            "--seeds" => seeds = number("--seeds"),
-            "--tests" => tests = number("--tests"),
-            "--help" => {
-                println!("{USAGE}");
-                return;
-            }
-            // `cargo bench` and libtest's flags are not ours.
-            "--bench" => {}
-            other => panic!("unknown argument `{other}`\n\n{USAGE}"),
-        }
-    }
+    let (seeds, tests) =
+        settings_or_exit("beside_loom", USAGE, &["--seeds", "--tests"], &[], |o| {
+            let number = |v: &str| v.trim().parse::<u64>().map_err(|e| e.to_string());
+            Ok((
+                o.get("--seeds", number)?.unwrap_or(10),
+                o.get("--tests", number)?.unwrap_or(200),
+            ))
+        });
     println!("# threadsafe's DFS (2 preemptions) beside loom 0.7\n");
     println!("machine: {}", threadsafe_bench::load_line());
     println!("threadsafe: seeds 0..{seeds}, medians; loom: one model of the hand-written test\n");

@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+use threadsafe_bench::cli::settings_or_exit;
 use threadsafe_bench::median;
 
 /// What `--help` prints.
@@ -172,31 +173,25 @@ fn clean_build(dir: &Path, target: &Path, variant: Variant, release: bool) -> Du
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.iter().any(|a| a == "--help" || a == "-h") {
-        print!("{USAGE}");
-        return;
-    }
-    let value = |flag: &str| {
-        args.iter()
-            .position(|a| a == flag)
-            .and_then(|i| args.get(i + 1))
-            .cloned()
-    };
-    let number = |flag: &str, default: usize| {
-        value(flag).map_or(default, |v| {
-            v.parse()
-                .unwrap_or_else(|_| panic!("{flag}: a number, not {v:?}\n{USAGE}"))
-        })
-    };
-    let types = number("--types", 2).max(1);
-    let runs = number("--runs", 3).max(1);
-    let profiles: Vec<bool> = match value("--profiles").as_deref() {
-        None | Some("debug,release") | Some("both") => vec![false, true],
-        Some("debug") => vec![false],
-        Some("release") => vec![true],
-        Some(p) => panic!("--profiles: debug, release or both, not {p:?}\n{USAGE}"),
-    };
+    let (types, runs, profiles) = settings_or_exit(
+        "compile_cost",
+        USAGE,
+        &["--types", "--runs", "--profiles"],
+        &[],
+        |o| {
+            let profiles = o.get("--profiles", |v| match v.trim() {
+                "both" | "debug,release" => Ok(vec![false, true]),
+                "debug" => Ok(vec![false]),
+                "release" => Ok(vec![true]),
+                _ => Err("expected debug, release or both".to_string()),
+            })?;
+            Ok((
+                o.count("--types", 2)?,
+                o.count("--runs", 3)?,
+                profiles.unwrap_or_else(|| vec![false, true]),
+            ))
+        },
+    );
 
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
