@@ -451,14 +451,7 @@ fn classify(
         });
     }
 
-    let returns = ret.map(|t| match &sig.output {
-        // The written output of an `async fn`; of a returned future, the output as
-        // instantiated (its tokens are the future's, not the written signature's).
-        ReturnType::Type(_, written) if sig.asyncness.is_some() => {
-            ty::text(&subst_written.apply(written))
-        }
-        _ => ty::text(t),
-    });
+    let returns = ret.map(|t| ty::text(&subst_written.apply(t)));
     let ret = match (receiver, made) {
         (Receiver::None, Some(m)) => Ret::Made(m),
         _ => method_ret(ret, &subst.self_ty),

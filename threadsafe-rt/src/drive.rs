@@ -51,7 +51,7 @@ pub fn block_on<F: Future>(future: F) -> F::Output {
         parker: Parker::current(),
         target: hooks::wake_target(),
     });
-    let obj = Arc::as_ptr(&task) as usize;
+    let obj = task.id();
     let waker = Waker::from(Arc::clone(&task));
     let mut cx = Context::from_waker(&waker);
     let mut future = pin!(future);
@@ -78,17 +78,23 @@ struct Task {
     target: Option<WakeTarget>,
 }
 
+impl Task {
+    /// The waker's identity in the scheduler's books: the task's address.
+    fn id(&self) -> usize {
+        self as *const Task as usize
+    }
+}
+
 impl Wake for Task {
     fn wake(self: Arc<Self>) {
         self.wake_by_ref();
     }
 
     fn wake_by_ref(self: &Arc<Self>) {
-        let obj = Arc::as_ptr(self) as usize;
         let told = self
             .target
             .as_ref()
-            .is_some_and(|t| t.wake(obj, &self.woken));
+            .is_some_and(|t| t.wake(self.id(), &self.woken));
         if !told {
             self.woken.store(true, Ordering::Release);
         }

@@ -91,19 +91,28 @@ pub(crate) fn others_running(me: u64, waiting: &[u64]) -> bool {
 /// or went between the looks, or no `/proc` with `syscall` and `schedstat` files (not Linux,
 /// or a kernel without them, or an architecture whose futex number is not known here).
 pub(crate) fn asleep_for_good(me: u64, between: impl FnOnce() -> Option<u64>) -> bool {
-    let Some(first) = look_at_threads(me, Look::First) else {
+    let Some(first) = look_at_threads(&[me], Look::First) else {
         return false;
     };
-    let may_time_out = [Some(u64::from(std::process::id())), between()];
-    let Some(second) = look_at_threads(me, Look::Second) else {
+    let may_time_out: Vec<u64> = [Some(u64::from(std::process::id())), between()]
+        .into_iter()
+        .flatten()
+        .collect();
+    let Some(second) = look_at_threads(&[me], Look::Second) else {
         return false;
     };
+    slept_through(&first, &second, &may_time_out)
+}
+
+/// Whether the threads of `first` are those of `second`, and none ran between the two
+/// looks, each in an untimed wait at both unless `may_time_out` names it.
+fn slept_through(first: &[Still], second: &[Still], may_time_out: &[u64]) -> bool {
     first.len() == second.len()
-        && first.iter().zip(&second).all(|(a, b)| {
+        && first.iter().zip(second).all(|(a, b)| {
             a.tid == b.tid
                 && a.runs == b.runs
                 && (a.wait == FutexWait::Untimed && b.wait == FutexWait::Untimed
-                    || may_time_out.contains(&Some(a.tid)))
+                    || may_time_out.contains(&a.tid))
         })
 }
 
@@ -145,29 +154,14 @@ pub(crate) fn outside_asleep_for_good(me: u64, ours: &[u64]) -> bool {
     let mut skip: Vec<u64> = ours.to_vec();
     skip.extend(own().iter());
     skip.push(u64::from(std::process::id()));
-    let look = |look| {
-        let Ok(dir) = std::fs::read_dir("/proc/self/task") else {
-            return None;
-        };
-        let mut tids: Vec<u64> = dir
-            .filter_map(Result::ok)
-            .filter_map(|e| e.file_name().to_str()?.parse().ok())
-            .filter(|t| *t != me && !skip.contains(t))
-            .collect();
-        tids.sort_unstable();
-        tids.into_iter()
-            .map(|tid| look_at(tid, look).filter(|s| s.wait == FutexWait::Untimed))
-            .collect::<Option<Vec<Still>>>()
-    };
-    let (Some(first), Some(second)) = (look(Look::First), look(Look::Second)) else {
+    skip.push(me);
+    let (Some(first), Some(second)) = (
+        look_at_threads(&skip, Look::First),
+        look_at_threads(&skip, Look::Second),
+    ) else {
         return false;
     };
-    can_tell_waits()
-        && first.len() == second.len()
-        && first
-            .iter()
-            .zip(&second)
-            .all(|(a, b)| a.tid == b.tid && a.runs == b.runs)
+    can_tell_waits() && slept_through(&first, &second, &[])
 }
 
 /// Which of the two looks of [`asleep_for_good`].
@@ -188,14 +182,14 @@ struct Still {
     runs: (u64, u64),
 }
 
-/// Every thread of this process but `me`, if each sleeps in a futex wait (see
+/// Every thread of this process but those in `skip`, if each sleeps in a futex wait (see
 /// [`asleep_for_good`]); `None` at the first that does not.
-fn look_at_threads(me: u64, look: Look) -> Option<Vec<Still>> {
+fn look_at_threads(skip: &[u64], look: Look) -> Option<Vec<Still>> {
     let mut tids: Vec<u64> = std::fs::read_dir("/proc/self/task")
         .ok()?
         .filter_map(Result::ok)
         .filter_map(|e| e.file_name().to_str()?.parse().ok())
-        .filter(|&t| t != me)
+        .filter(|t| !skip.contains(t))
         .collect();
     tids.sort_unstable();
     tids.into_iter().map(|tid| look_at(tid, look)).collect()
