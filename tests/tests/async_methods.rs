@@ -1,17 +1,19 @@
 //! Async methods, checked like the others: each call's future is driven to completion on
 //! its thread, a `Pending` is a scheduling point under control, and a future nothing is left
-//! to wake is a deadlock. The async subjects of the corpus (`A1` … `A5`): atomicity broken
+//! to wake is a deadlock. The async subjects of the corpus (`A1` … `A8`): atomicity broken
 //! at an await and seen in results (over tokio's `RwLock`, its `Mutex` and an atomic), a
-//! permit checked for and then awaited forever, a lost `notify_waiters`; and their twins.
+//! permit checked for and then awaited forever, a lost `notify_waiters`, a transfer that is
+//! not cancel-safe; and their twins. The published crates' subjects have files of their own
+//! (`async_tokio_0_2.rs`, `async_moka.rs`).
 //!
 //! Every check here is controlled: under control, the same seed makes the same tests and
 //! the same schedules, so each find is deterministic.
 
 use std::time::Duration;
 
-use threadsafe_corpus::asynchronous::{bank, cache, latch, slots, tickets};
+use threadsafe_corpus::asynchronous::{bank, cache, latch, ledger, slots, tickets};
 use threadsafe_rt::{check, Config, Failure, ScheduleMode, Subject};
-use threadsafe_tests::asynchronous::{Claim, Mailbox};
+use threadsafe_tests::asynchronous::{Beacon, Claim, Escrow, Mailbox};
 use threadsafe_tests::{expect, line_of};
 
 fn controlled(seed: u64) -> Config {
@@ -108,6 +110,21 @@ fn the_twins_report_nothing() {
     quiet::<tickets::FixedTickets>();
     quiet::<slots::FixedSlots>();
     quiet::<latch::FixedLatch>();
+    quiet::<ledger::FixedLedger>();
+}
+
+/// A `wait` woken by a flash that started after it: every order run one call after the
+/// other waits for good, and the results oracle runs those orders with blocking semantics,
+/// where the `wait` returns once the flash comes. (Before, such results were judged against
+/// no sequential results at all: a false report.) Quiet in seeds 0–2, 50 controlled tests
+/// each.
+#[test]
+fn a_wait_woken_by_a_later_flash_is_explained_with_blocking_semantics() {
+    for seed in 0..3 {
+        let mut config = controlled(seed);
+        config.tests = Some(50);
+        expect::no_violation(&check::<Beacon>(&config));
+    }
 }
 
 /// Correct types whose results vary with the order (which caller a `OnceCell` keeps, which
@@ -124,5 +141,42 @@ fn correct_async_types_whose_results_vary_report_nothing() {
         expect::no_violation(&check::<Claim>(&config));
         expect::no_violation(&check::<Mailbox>(&config));
         expect::no_violation(&check::<tickets::FixedTickets>(&config));
+    }
+}
+
+/// A method that is not cancel-safe, cancelled by the check: the debit stays, the credit
+/// never comes. The results table says where the call was dropped, and the reproducer drops
+/// it there with `cancel_at`; the sequential orders make the cancelled call whole or leave
+/// it out.
+#[test]
+fn a_transfer_cancelled_between_debit_and_credit_loses_the_money() {
+    for seed in 0..3 {
+        let report = check::<ledger::Ledger>(&controlled(seed));
+        println!("{report}");
+        expect::wrong_results(&report);
+        let text = report.to_string();
+        assert!(text.contains("-> cancelled at its "), "{text}");
+        let reproducer = &expect::violation(&report).reproducer;
+        assert!(
+            reproducer.contains("::threadsafe_rt::cancel_at(cut.transfer("),
+            "{reproducer}"
+        );
+        assert!(
+            reproducer.contains("'s cancelled call left out)"),
+            "{reproducer}"
+        );
+    }
+}
+
+/// The same shape, declared: `#[thread_safe(not_cancel_safe)]` on the method, or
+/// `cancel = false` for the type, and the check cancels nothing, so nothing is reported.
+#[test]
+fn a_method_declared_not_cancel_safe_is_never_cancelled() {
+    for seed in 0..3 {
+        let mut config = controlled(seed);
+        config.tests = Some(100);
+        expect::no_violation(&check::<Escrow>(&config));
+        config.cancel = false;
+        expect::no_violation(&check::<ledger::Ledger>(&config));
     }
 }

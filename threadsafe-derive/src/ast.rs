@@ -49,6 +49,8 @@ pub(crate) struct Entry {
     pub(crate) skip: bool,
     /// `#[thread_safe(nondeterministic)]` is written on it: the span of the keyword.
     pub(crate) nondeterministic: Option<Span>,
+    /// `#[thread_safe(not_cancel_safe)]` is written on it: the span of the keyword.
+    pub(crate) not_cancel_safe: Option<Span>,
     pub(crate) kind: EntryKind,
 }
 
@@ -73,6 +75,8 @@ pub(crate) struct Op {
     /// `Pin<Box<dyn Future<Output = T>>>`: the call drives the future to completion, and
     /// `ret` and `returns` are the future's output's.
     pub(crate) asynchronous: bool,
+    /// `#[thread_safe(not_cancel_safe)]`: its calls are never cancelled.
+    pub(crate) not_cancel_safe: bool,
 }
 
 /// The receiver, as the runtime's `Receiver`.
@@ -361,6 +365,7 @@ impl Entry {
             statement_points,
             skip: attrs.skip,
             nondeterministic: attrs.nondeterministic,
+            not_cancel_safe: attrs.not_cancel_safe,
             kind,
         }
     }
@@ -463,6 +468,7 @@ fn classify(
         returns: returns.filter(|_| matches!(ret, Ret::Stash | Ret::Drop)),
         nondeterministic: attrs.nondeterministic.is_some(),
         asynchronous: false,
+        not_cancel_safe: attrs.not_cancel_safe.is_some(),
     })
 }
 

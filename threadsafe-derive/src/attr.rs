@@ -43,6 +43,7 @@ pub(crate) enum Key {
     Guide,
     StopWhenCovered,
     Results,
+    Cancel,
     Instantiate,
     Crate,
     Test,
@@ -50,7 +51,7 @@ pub(crate) enum Key {
 }
 
 impl Key {
-    pub(crate) const ALL: [Key; 21] = [
+    pub(crate) const ALL: [Key; 22] = [
         Key::Prefixes,
         Key::Suffixes,
         Key::StateChangerTries,
@@ -68,6 +69,7 @@ impl Key {
         Key::Guide,
         Key::StopWhenCovered,
         Key::Results,
+        Key::Cancel,
         Key::Instantiate,
         Key::Crate,
         Key::Test,
@@ -95,6 +97,7 @@ impl Key {
             Key::Guide => "guide",
             Key::StopWhenCovered => "stop_when_covered",
             Key::Results => "results",
+            Key::Cancel => "cancel",
             Key::Instantiate => "instantiate",
             Key::Crate => "crate",
             Key::Test => "test",
@@ -143,6 +146,9 @@ impl Key {
             Key::Results => {
                 "`true` (the default: results are compared) or `false` (panics and deadlocks only), e.g. `results = false`"
             }
+            Key::Cancel => {
+                "`true` (the default: tests may cancel calls of async methods) or `false`, e.g. `cancel = false`"
+            }
             Key::Instantiate => {
                 "a concrete type in a string, e.g. `instantiate = \"Cache<String, u32>\"`"
             }
@@ -174,15 +180,21 @@ impl Key {
 pub(crate) enum MethodKey {
     Skip,
     Nondeterministic,
+    NotCancelSafe,
 }
 
 impl MethodKey {
-    const ALL: [MethodKey; 2] = [MethodKey::Skip, MethodKey::Nondeterministic];
+    const ALL: [MethodKey; 3] = [
+        MethodKey::Skip,
+        MethodKey::Nondeterministic,
+        MethodKey::NotCancelSafe,
+    ];
 
     pub(crate) fn name(self) -> &'static str {
         match self {
             MethodKey::Skip => "skip",
             MethodKey::Nondeterministic => "nondeterministic",
+            MethodKey::NotCancelSafe => "not_cancel_safe",
         }
     }
 
@@ -192,6 +204,9 @@ impl MethodKey {
             MethodKey::Skip => "`#[thread_safe(skip)]` leaves a method out of the check",
             MethodKey::Nondeterministic => {
                 "`#[thread_safe(nondeterministic)]` calls it but never compares its results"
+            }
+            MethodKey::NotCancelSafe => {
+                "`#[thread_safe(not_cancel_safe)]` never cancels an async method's calls"
             }
         }
     }
@@ -526,7 +541,7 @@ impl Args {
                     Ok(n) => depth = Some((n, &entry.path)),
                     Err(_) => bad(""),
                 },
-                Key::StopWhenCovered | Key::Results => match (
+                Key::StopWhenCovered | Key::Results | Key::Cancel => match (
                     bool::from_expr(value),
                     lit_str(value).map(LitStr::value).as_deref(),
                 ) {
@@ -629,6 +644,9 @@ pub(crate) struct MethodAttrs {
     /// `#[thread_safe(nondeterministic)]`, at the keyword: never compare the method's results
     /// (`valid.rs` checks that it has results to compare).
     pub(crate) nondeterministic: Option<Span>,
+    /// `#[thread_safe(not_cancel_safe)]`, at the keyword: never cancel the async method's
+    /// calls (`valid.rs` checks that it is async and called).
+    pub(crate) not_cancel_safe: Option<Span>,
 }
 
 impl FromAttributes for MethodAttrs {
@@ -687,6 +705,7 @@ impl FromAttributes for MethodAttrs {
                     ),
                     Some(MethodKey::Skip) => out.skip = true,
                     Some(MethodKey::Nondeterministic) => out.nondeterministic = Some(path.span()),
+                    Some(MethodKey::NotCancelSafe) => out.not_cancel_safe = Some(path.span()),
                     None => errors.push(unknown_method_key(path)),
                 }
             }
@@ -991,7 +1010,9 @@ mod tests {
             errors[1]
         );
         assert!(
-            errors[1].contains("`depth`, `guide`, `stop_when_covered`, `results`, `instantiate`"),
+            errors[1].contains(
+                "`depth`, `guide`, `stop_when_covered`, `results`, `cancel`, `instantiate`"
+            ),
             "{}",
             errors[1]
         );
@@ -1161,20 +1182,32 @@ mod tests {
         ];
         let err = method_attrs(attrs).unwrap_err();
         let msgs: Vec<String> = err.into_iter().map(|e| e.to_string()).collect();
-        let usage = "`#[thread_safe(skip)]` leaves a method out of the check; `#[thread_safe(nondeterministic)]` calls it but never compares its results";
+        let usage = "`#[thread_safe(skip)]` leaves a method out of the check; `#[thread_safe(nondeterministic)]` calls it but never compares its results; `#[thread_safe(not_cancel_safe)]` never cancels an async method's calls";
         assert_eq!(
             msgs,
             [
-                format!("unknown argument `skp` of `#[thread_safe]` on a method (did you mean `skip`?); the arguments are `skip` and `nondeterministic`: {usage}"),
+                format!("unknown argument `skp` of `#[thread_safe]` on a method (did you mean `skip`?); the arguments are `skip`, `nondeterministic` and `not_cancel_safe`: {usage}"),
                 format!("unexpected literal in `#[thread_safe(..)]` on a method: {usage}"),
                 format!("`#[thread_safe]` on a method needs an argument: {usage}"),
                 format!("`#[thread_safe()]` on a method needs an argument: {usage}"),
                 "`skip` takes no value: write `#[thread_safe(skip)]`".to_string(),
                 "`nondeterministic` takes no value: write `#[thread_safe(nondeterministic)]`".to_string(),
-                format!("unknown argument `nondeterminstic` of `#[thread_safe]` on a method (did you mean `nondeterministic`?); the arguments are `skip` and `nondeterministic`: {usage}"),
-                format!("unknown argument `deterministic` of `#[thread_safe]` on a method (did you mean `nondeterministic`?); the arguments are `skip` and `nondeterministic`: {usage}"),
-                format!("unknown argument `bogus` of `#[thread_safe]` on a method; the arguments are `skip` and `nondeterministic`: {usage}"),
+                format!("unknown argument `nondeterminstic` of `#[thread_safe]` on a method (did you mean `nondeterministic`?); the arguments are `skip`, `nondeterministic` and `not_cancel_safe`: {usage}"),
+                format!("unknown argument `deterministic` of `#[thread_safe]` on a method (did you mean `nondeterministic`?); the arguments are `skip`, `nondeterministic` and `not_cancel_safe`: {usage}"),
+                format!("unknown argument `bogus` of `#[thread_safe]` on a method; the arguments are `skip`, `nondeterministic` and `not_cancel_safe`: {usage}"),
             ]
+        );
+    }
+
+    #[test]
+    fn cancel() {
+        let (args, errors) = parse(quote!(cancel = false));
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(args.config, [(Key::Cancel, ConfigValue::Bool(false))]);
+        let (_, errors) = parse(quote!(cancel = "never"));
+        assert_eq!(
+            errors,
+            ["`cancel` takes `true` (the default: tests may cancel calls of async methods) or `false`, e.g. `cancel = false`, not `\"never\"`"]
         );
     }
 

@@ -213,6 +213,7 @@ fn op_expr(ident: &Ident, op: &Op, m: &Impl<'_>, private: &TokenStream) -> Token
     let returns = op.returns.as_ref().map(|ty| quote!(.returns(#ty)));
     let nondeterministic = op.nondeterministic.then(|| quote!(.nondeterministic()));
     let asynchronous = op.asynchronous.then(|| quote!(.asynchronous()));
+    let not_cancel_safe = op.not_cancel_safe.then(|| quote!(.not_cancel_safe()));
     quote! {
         #private::Op::new(
             #name,
@@ -223,6 +224,7 @@ fn op_expr(ident: &Ident, op: &Op, m: &Impl<'_>, private: &TokenStream) -> Token
         #returns
         #nondeterministic
         #asynchronous
+        #not_cancel_safe
     }
 }
 
@@ -277,7 +279,11 @@ fn call_body(ident: &Ident, op: &Op, m: &Impl<'_>, private: &TokenStream) -> Tok
     let self_ty = &m.self_ty;
     let call = quote!(<#self_ty>::#ident(#(#call_args),*));
     let call = if op.asynchronous {
-        quote!(#private::block_on(#call))
+        // Driven to completion, or dropped at the test's cancellation point (`Unavailable`
+        // then ends the call: it has no result of its own).
+        let v = local("__v");
+        lets.push(quote!(let #v = #private::drive(#f, #call)?;));
+        quote!(#v)
     } else {
         call
     };

@@ -111,7 +111,11 @@ use proc_macro::TokenStream;
 ///   `Pin<Box<dyn Future<Output = T>>>`) are called like the others: the calling thread
 ///   drives the future to completion with `threadsafe_rt::block_on`, and their output is
 ///   the result. Under control, each `Pending` is a scheduling point, and a future no
-///   thread is left to wake is a deadlock.
+///   thread is left to wake is a deadlock. A test may cancel a call: drop its future at an
+///   `.await` of the body (in test builds each is wrapped so it can be) or at a `Pending`;
+///   the oracle then accepts the call having taken effect entirely or not at all.
+///   `#[thread_safe(not_cancel_safe)]` on a method, or `cancel = false` on the impl, turns
+///   that off.
 /// - **Arguments** are generated: `T`, `&T` and `&mut T` from a generated `T`, `&str` from a
 ///   `String`, `&[E]` from a `Vec<E>`, `&Path` from a `PathBuf`. `&Self`, `Arc<Self>` and
 ///   `&Arc<Self>` receive an instance from the pool, often the shared instance itself. A type

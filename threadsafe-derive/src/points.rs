@@ -85,6 +85,7 @@ pub(crate) fn insert(
         debug_assert_eq!(f.sig.ident, entry.ident);
         if entry.statement_points {
             let mut points = Points::new(&f.sig.ident.unraw().to_string(), krate, cfg.clone());
+            points.awaits = f.sig.asyncness.is_some();
             points.visit_block_mut(&mut f.block);
             let cfgs = &entry.cfgs;
             table
@@ -146,6 +147,9 @@ struct Points {
     cfg: TokenStream,
     /// The values of the points inserted so far, in source order.
     table: Vec<TokenStream>,
+    /// Whether the body is an `async fn`'s: its `.await`s are suspensions, where a test may
+    /// cancel the call (`awaited`).
+    awaits: bool,
 }
 
 impl Points {
@@ -156,7 +160,34 @@ impl Points {
             method: method.to_string(),
             name: syn::Ident::new("__TS_POINT", Span::mixed_site()),
             table: Vec::new(),
+            awaits: false,
         }
+    }
+
+    /// `base.await` as a suspension of the call: `awaited(base, file!(), line!()).await`
+    /// under the points' `cfg`, `base.await` without it. Two arms of a `match` carry the
+    /// `cfg`s, so that the temporaries of `base` live until the `.await` is through, as
+    /// they did.
+    fn awaited(&self, e: &syn::ExprAwait) -> Expr {
+        let Points { private, cfg, .. } = self;
+        let base = &e.base;
+        let at = e.await_token.span;
+        let file = quote_spanned!(at=> ::core::file!());
+        let line = quote_spanned!(at=> ::core::line!());
+        let wrapped = quote!(#private::awaited(#base, #file, #line).await);
+        let tokens = if cfg.is_empty() {
+            wrapped
+        } else {
+            quote! {
+                match () {
+                    #[cfg(test)]
+                    () => #wrapped,
+                    #[cfg(not(test))]
+                    () => #e,
+                }
+            }
+        };
+        Expr::Verbatim(tokens)
     }
 
     /// The point before a statement whose first token is at `at` and which accesses
@@ -168,6 +199,7 @@ impl Points {
             name,
             cfg,
             table,
+            ..
         } = self;
         let file = quote_spanned!(at=> ::core::file!());
         let line = quote_spanned!(at=> ::core::line!());
@@ -210,6 +242,13 @@ impl VisitMut for Points {
             out.push(stmt);
         }
         block.stmts = out;
+    }
+
+    fn visit_expr_mut(&mut self, e: &mut Expr) {
+        syn::visit_mut::visit_expr_mut(self, e);
+        if let (true, Expr::Await(a)) = (self.awaits, &*e) {
+            *e = self.awaited(a);
+        }
     }
 
     // Code that does not run in place, or not at run time, or is not parsed.
@@ -363,6 +402,41 @@ mod tests {
 
     fn squash(s: &str) -> String {
         s.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+
+    #[test]
+    fn awaits_in_async_fn_bodies_are_suspensions() {
+        let krate: Path = parse_quote!(::threadsafe_rt);
+        let mut f: ImplItemFn = parse_quote! {
+            async fn m(&self) -> u8 {
+                let a = self.a.lock().await;
+                let f = async { other().await };
+                f.await + *a
+            }
+        };
+        let mut points = Points::new("m", &krate, quote!(#[cfg(test)]));
+        points.awaits = true;
+        points.visit_block_mut(&mut f.block);
+        let text = squash(&f.block.to_token_stream().to_string());
+        // Each `.await` of the body is wrapped, under `cfg(test)`, and left as it was
+        // without; the one in the `async` block is not the body's.
+        let wrapped = "match () { # [cfg (test)] () => :: threadsafe_rt :: __private :: awaited (self . a . lock () , :: core :: file ! () , :: core :: line ! ()) . await , # [cfg (not (test))] () => self . a . lock () . await , }";
+        assert!(text.contains(wrapped), "{text}");
+        assert!(text.contains("async { other () . await }"), "{text}");
+        assert_eq!(text.matches("__private :: awaited").count(), 2, "{text}");
+        // A sync body's are left alone (it has none to run), and so is everything with no cfg
+        // but the wrapping itself.
+        let mut always = Points::new("m", &krate, TokenStream::new());
+        always.awaits = true;
+        let mut g: ImplItemFn = parse_quote!(
+            async fn g(&self) {
+                x().await;
+            }
+        );
+        always.visit_block_mut(&mut g.block);
+        let text = squash(&g.block.to_token_stream().to_string());
+        assert!(text.contains(":: threadsafe_rt :: __private :: awaited (x () , :: core :: file ! () , :: core :: line ! ()) . await ;"), "{text}");
+        assert!(!text.contains("match"), "{text}");
     }
 
     #[test]

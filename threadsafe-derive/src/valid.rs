@@ -12,6 +12,7 @@ pub(crate) fn check(cx: &Ctxt, m: &Impl<'_>) {
     check_generics(cx, m);
     check_constructors(cx, m);
     check_nondeterministic(cx, m);
+    check_not_cancel_safe(cx, m);
 }
 
 /// The type under test is a named type.
@@ -151,6 +152,31 @@ fn check_nondeterministic(cx: &Ctxt, m: &Impl<'_>) {
                     m.name
                 ),
             },
+        };
+        cx.syn_error(syn::Error::new(span, why));
+    }
+}
+
+/// `#[thread_safe(not_cancel_safe)]` goes on async methods the check calls; anywhere else
+/// nothing is cancelled, so it is an error at the keyword.
+fn check_not_cancel_safe(cx: &Ctxt, m: &Impl<'_>) {
+    for e in &m.entries {
+        let Some(span) = e.not_cancel_safe else {
+            continue;
+        };
+        let name = &e.ident;
+        let why = match &e.kind {
+            EntryKind::Op(op) if op.asynchronous && op.receiver != Receiver::None => continue,
+            EntryKind::Skip(_) if e.skip => "`not_cancel_safe` together with `skip`: a skipped method is never called, so it is never cancelled; keep one of the two".to_string(),
+            EntryKind::Skip(reason) => format!(
+                "`not_cancel_safe` on `{name}`, which the check leaves out ({reason}): it is never called, so it is never cancelled; remove `not_cancel_safe`"
+            ),
+            EntryKind::Op(op) if op.receiver == Receiver::None => format!(
+                "`not_cancel_safe` on the constructor `{name}`: constructors are never cancelled; it goes on async methods"
+            ),
+            EntryKind::Op(_) => format!(
+                "`not_cancel_safe` on `{name}`, which is not async: only an async method's future can be dropped before it completes; remove `not_cancel_safe`"
+            ),
         };
         cx.syn_error(syn::Error::new(span, why));
     }

@@ -205,6 +205,11 @@ pub struct Config {
     /// except those of methods marked `#[thread_safe(nondeterministic)]`. `false` is the
     /// paper's oracle: panics and deadlocks only.
     pub results: bool,
+    /// Whether a test may cancel a call of an async method (true): drop its future at an
+    /// `.await` or a `Pending`, as a `select!` that lost or a timeout would. The oracle
+    /// then accepts the call having taken effect entirely or not at all. Methods marked
+    /// `#[thread_safe(not_cancel_safe)]` are never cancelled.
+    pub cancel: bool,
     /// After a violation, look for a smaller test that fails the same way (true), for at
     /// most half the budget (0.3 s to 10 s); the report shows the smallest one found.
     pub shrink: bool,
@@ -255,6 +260,7 @@ impl Default for Config {
             guide: Guide::Random,
             stop_when_covered: false,
             results: true,
+            cancel: true,
             shrink: true,
             verbose: false,
             jobs: 1,

@@ -10,8 +10,14 @@
 //! lock; so a future that nothing is left to wake (a lost wake-up, a permit that never comes)
 //! is a deadlock, found at once and replayable. Outside a controlled run the thread parks
 //! until the waker is called.
+//!
+//! A call may be *cancelled*: [`cancel_at`] drops its future at its `n`-th suspension, as a
+//! `select!` that lost or a timeout would. A suspension is an `.await` of the method's own
+//! body reached (the attribute wraps each in [`awaited`] in test builds), or a `Pending`
+//! returned by the call's future: whichever comes `n`-th.
 
-use std::future::Future;
+use std::cell::RefCell;
+use std::future::{Future, IntoFuture};
 use std::panic::Location;
 use std::pin::pin;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -20,7 +26,8 @@ use std::task::{Context, Poll, Wake, Waker};
 
 use crate::hooks::{self, WakeTarget};
 use crate::parker::Parker;
-use crate::point::Where;
+use crate::point::{PointKind, Where};
+use crate::subject::{Frame, Unavailable};
 
 /// Drives `future` to completion on the calling thread and returns its output.
 ///
@@ -45,7 +52,145 @@ use crate::point::Where;
 /// ```
 #[track_caller]
 pub fn block_on<F: Future>(future: F) -> F::Output {
-    let at = Where::Code(Location::caller());
+    match drive(future, None, Location::caller()) {
+        Ok(out) => out,
+        Err(_) => unreachable!("a call with no cancellation point is never cancelled"),
+    }
+}
+
+/// Drives `future` as [`block_on`] does, but drops it at its `n`-th suspension (counted from
+/// 1): `None` when it was dropped there, its output when it completed first.
+///
+/// A suspension is an `.await` of an annotated async method's body reached (in test builds,
+/// where `#[thread_safe]` marks them), or a poll of `future` that returned `Pending`,
+/// whichever comes `n`-th. This is how a generated test cancels a call, and what its
+/// reproducers write: the future is dropped where a `select!` that lost or a timeout would
+/// drop it, leaving whatever the call had done so far.
+///
+/// # Examples
+///
+/// ```
+/// use std::sync::atomic::{AtomicU32, Ordering};
+/// use threadsafe_rt::cancel_at;
+///
+/// async fn tick() {}
+///
+/// async fn twice(n: &AtomicU32) {
+///     n.fetch_add(1, Ordering::SeqCst);
+///     std::future::pending::<()>().await;
+///     n.fetch_add(1, Ordering::SeqCst);
+/// }
+///
+/// let n = AtomicU32::new(0);
+/// // The first `Pending` is where the call is dropped: half of it happened.
+/// assert_eq!(cancel_at(twice(&n), 1), None);
+/// assert_eq!(n.load(Ordering::SeqCst), 1);
+/// // A future that completes before its `n`-th suspension gives its output.
+/// assert_eq!(cancel_at(tick(), 1), Some(()));
+/// ```
+#[track_caller]
+pub fn cancel_at<F: Future>(future: F, n: u32) -> Option<F::Output> {
+    drive(future, Some(n.max(1)), Location::caller()).ok()
+}
+
+/// A call's future dropped at its cancellation point: where, as the report says it.
+struct Cancelled(String);
+
+/// The cancellation point of the call being driven on this thread: the suspension to drop
+/// it at, those seen so far, and where it was dropped once it was.
+struct Plan {
+    at: u32,
+    seen: u32,
+    dropped: Option<String>,
+}
+
+thread_local! {
+    /// The plan of the call this thread drives, if it may be cancelled.
+    static PLAN: RefCell<Option<Plan>> = const { RefCell::new(None) };
+}
+
+/// Counts a suspension of the call this thread drives; true when it is the one to drop the
+/// call at (`place` says where, for the report).
+fn suspended(place: impl FnOnce(u32) -> String) -> bool {
+    PLAN.with_borrow_mut(|plan| match plan {
+        Some(p) if p.dropped.is_none() => {
+            p.seen += 1;
+            if p.seen == p.at {
+                p.dropped = Some(place(p.seen));
+            }
+            p.dropped.is_some()
+        }
+        _ => false,
+    })
+}
+
+/// `n` as an ordinal: 1st, 2nd, 3rd, 4th.
+fn ordinal(n: u32) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (1, 11) | (2, 12) | (3, 13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+/// What an annotated async method's `.await` becomes in test builds: a suspension of the
+/// call, where the call is dropped when it is its cancellation point; otherwise the awaited
+/// future as it was. `file` and `line` are the `.await`'s.
+#[doc(hidden)]
+pub async fn awaited<F: IntoFuture>(future: F, file: &'static str, line: u32) -> F::Output {
+    let place = |n| {
+        format!(
+            "its {} suspension, the `.await` at {file}:{line}",
+            ordinal(n)
+        )
+    };
+    if suspended(place) {
+        // Pending for good: the driver drops the call here, before `future` is polled.
+        std::future::pending::<()>().await;
+    }
+    future.await
+}
+
+/// Drives an async call's future as a generated test makes the call: to completion, or to
+/// the frame's cancellation point, where the frame records where it was dropped.
+#[doc(hidden)]
+#[track_caller]
+pub fn drive_call<T, F: Future>(
+    frame: &mut Frame<'_, T>,
+    future: F,
+) -> Result<F::Output, Unavailable> {
+    drive(future, frame.cancel, Location::caller()).map_err(|Cancelled(place)| {
+        frame.cancelled = Some(place);
+        Unavailable::Cancelled
+    })
+}
+
+/// Drives `future` to completion, or to its `cancel`-th suspension.
+fn drive<F: Future>(
+    future: F,
+    cancel: Option<u32>,
+    caller: &'static Location<'static>,
+) -> Result<F::Output, Cancelled> {
+    let plan = cancel.map(|at| Plan {
+        at,
+        seen: 0,
+        dropped: None,
+    });
+    // A `block_on` inside a driven call neither counts for nor disturbs the outer plan.
+    let outer = PLAN.replace(plan);
+    let out = poll_to_end(future, caller);
+    PLAN.set(outer);
+    out
+}
+
+fn poll_to_end<F: Future>(
+    future: F,
+    caller: &'static Location<'static>,
+) -> Result<F::Output, Cancelled> {
+    let at = Where::Code(caller);
     let task = Arc::new(Task {
         woken: AtomicBool::new(false),
         parker: Parker::current(),
@@ -58,7 +203,23 @@ pub fn block_on<F: Future>(future: F) -> F::Output {
     loop {
         task.woken.store(false, Ordering::Release);
         if let Poll::Ready(out) = future.as_mut().poll(&mut cx) {
-            return out;
+            return Ok(out);
+        }
+        let dropped = PLAN.with_borrow(|p| p.as_ref().and_then(|p| p.dropped.clone()));
+        if let Some(place) = dropped {
+            return Err(Cancelled(place));
+        }
+        if suspended(|n| format!("its {} suspension, a `Pending`", ordinal(n))) {
+            // Dropped after others had their turn, as a `select!` drops its losing branch
+            // once another one is ready: the wake-ups and permits sent to the future in
+            // between are what its drop must hand on.
+            if hooks::shim_controlled(PointKind::Yield) {
+                hooks::point(PointKind::Yield, 0, None, at);
+            } else {
+                std::thread::yield_now();
+            }
+            let place = PLAN.with_borrow(|p| p.as_ref().and_then(|p| p.dropped.clone()));
+            return Err(Cancelled(place.unwrap_or_default()));
         }
         if !hooks::pending(obj, &task.woken, at) {
             while !task.woken.load(Ordering::Acquire) {

@@ -224,7 +224,7 @@ pub use config::{
 };
 pub use contain::contain;
 pub use coverage::{MapCoverage, PatternCount, UniverseSource};
-pub use drive::block_on;
+pub use drive::{block_on, cancel_at};
 pub use report::{
     Coverage, Ended, Exploration, Failure, Hunts, Regressions, Report, ResultsNotes, Shrunk,
     SkippedEntry, Verdict, Violation, Written,
@@ -315,7 +315,7 @@ pub mod bench {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::check::run_test;
-    pub use crate::drive::block_on;
+    pub use crate::drive::{awaited, block_on, drive_call as drive};
     pub use crate::point::{FieldAccess, StatementPoint};
 
     /// A seed drawn when the test runs (`#[thread_safe(seed = "random")]`).

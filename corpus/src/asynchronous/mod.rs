@@ -7,6 +7,11 @@
 //! which needs no runtime: the check drives each call's future on its own thread
 //! (`threadsafe_rt::block_on`).
 //!
+//! A call may also be cancelled: its future dropped at an await, as a `select!` that lost
+//! or a timeout drops it. A ledger whose transfer is not cancel-safe, a published tokio
+//! version whose `Mutex` mishandles a dropped `lock`, and a published moka version whose
+//! cache mishandles a dropped load, are cancellation bugs.
+//!
 //! A remote call, a disk read, a message to another task: each is an await that may return
 //! `Pending` before the call goes on. [`remote`] stands for one: it returns `Pending` once
 //! and wakes itself.
@@ -16,15 +21,18 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use threadsafe_rt::block_on;
+use threadsafe_rt::{block_on, cancel_at};
 
 use crate::{naive, BugKind, Subject};
 
 pub mod bank;
 pub mod cache;
 pub mod latch;
+pub mod ledger;
+pub mod moka_load;
 pub mod slots;
 pub mod tickets;
+pub mod tokio_mutex;
 
 /// An await that stands for a remote call: `Pending` once (waking itself at once), then
 /// ready. Another task may run at that point, as it may at any real I/O.
@@ -56,10 +64,16 @@ default_is_new!(
     cache::FixedCache,
     latch::Latch,
     latch::FixedLatch,
+    ledger::Ledger,
+    ledger::FixedLedger,
+    moka_load::Profiles,
+    moka_load::FixedProfiles,
     slots::Slots,
     slots::FixedSlots,
     tickets::Tickets,
     tickets::FixedTickets,
+    tokio_mutex::Counter,
+    tokio_mutex::FixedCounter,
 );
 
 /// One call per thread and round in the naive tests.
@@ -162,6 +176,74 @@ pub fn subjects() -> Vec<Subject> {
                     latch::Latch::new,
                     |l| block_on(l.wait()),
                     |l| l.open(),
+                )
+            },
+        },
+        Subject {
+            id: "A6",
+            name: "async_ledger",
+            original: "a ledger whose transfer holds tokio's Mutex across an audit between debit and credit: not cancel-safe, a cancelled transfer loses the money",
+            bug: BugKind::WrongResult,
+            file: ledger::FILE,
+            check_buggy: threadsafe_rt::check::<ledger::Ledger>,
+            check_twin: threadsafe_rt::check::<ledger::FixedLedger>,
+            naive: |budget| {
+                naive::race_checked(
+                    budget,
+                    ONCE,
+                    ledger::Ledger::new,
+                    |l| {
+                        cancel_at(l.transfer(true, 10), 2);
+                    },
+                    |l| {
+                        block_on(l.transfer(false, 10));
+                    },
+                    |l| block_on(l.total()) == 200,
+                )
+            },
+        },
+        Subject {
+            id: "A7",
+            name: "tokio_0_2_mutex",
+            original: "tokio 0.2.2's Mutex (tokio #1898): a lock future dropped while waiting keeps its place, and the mutex is never free again",
+            bug: BugKind::Deadlock,
+            file: tokio_mutex::FILE,
+            check_buggy: threadsafe_rt::check::<tokio_mutex::Counter>,
+            check_twin: threadsafe_rt::check::<tokio_mutex::FixedCounter>,
+            naive: |budget| {
+                naive::race(
+                    budget,
+                    ONCE,
+                    tokio_mutex::Counter::new,
+                    |c| {
+                        block_on(c.add());
+                    },
+                    |c| {
+                        cancel_at(c.add(), 2);
+                        block_on(c.get());
+                    },
+                )
+            },
+        },
+        Subject {
+            id: "A8",
+            name: "moka_0_6_load",
+            original: "moka 0.6.2's future::Cache (moka #59): a get_or_insert_with cancelled while it loads leaves the key loading for good, and every later call for it panics",
+            bug: BugKind::Atomicity,
+            file: moka_load::FILE,
+            check_buggy: threadsafe_rt::check::<moka_load::Profiles>,
+            check_twin: threadsafe_rt::check::<moka_load::FixedProfiles>,
+            naive: |budget| {
+                naive::race(
+                    budget,
+                    ONCE,
+                    moka_load::Profiles::new,
+                    |p| {
+                        cancel_at(p.get(1), 2);
+                    },
+                    |p| {
+                        block_on(p.get(1));
+                    },
                 )
             },
         },

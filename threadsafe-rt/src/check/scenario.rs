@@ -217,6 +217,7 @@ fn scenario<T>(
             })
             .collect(),
         out,
+        cancel: None,
     };
     let methods = |names: &[&str]| -> Result<Vec<Call>, String> {
         names

@@ -177,6 +177,8 @@ impl<T: Send + Sync + 'static> Shrinker<'_, T> {
             out.extend(test.first_call_to_prefix(t));
             out.extend(test.last_call_to_post(t));
         }
+        // A failure that needs no cancellation is shown without it.
+        out.extend(test.uncancelled());
         out.extend(self.simpler_arguments(test));
         out
     }

@@ -135,3 +135,73 @@ fn a_wake_from_a_thread_outside_the_run_is_waited_for() {
         assert!(run.deadlock().is_none(), "seed {seed}");
     }
 }
+
+/// Two steps around an `.await` as `#[thread_safe]` rewrites it, the second after it.
+async fn two_steps(done: &std::sync::atomic::AtomicU32, signal: &Signal) {
+    done.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    super::awaited(signal.wait(), "src/lib.rs", 7).await;
+    done.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+}
+
+#[test]
+fn a_call_is_dropped_at_its_nth_suspension_an_await_or_a_pending() {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    // The first suspension is the `.await`, before the awaited future is polled.
+    let (done, signal) = (AtomicU32::new(0), Signal::default());
+    assert_eq!(super::cancel_at(two_steps(&done, &signal), 1), None);
+    assert_eq!(
+        done.load(Ordering::SeqCst),
+        1,
+        "dropped between the two steps"
+    );
+    // The second is the signal's `Pending`.
+    let (done, signal) = (AtomicU32::new(0), Signal::default());
+    assert_eq!(super::cancel_at(two_steps(&done, &signal), 2), None);
+    assert_eq!(done.load(Ordering::SeqCst), 1);
+    // A call with fewer suspensions completes.
+    let (done, signal) = (AtomicU32::new(0), Signal::default());
+    signal.set();
+    assert_eq!(super::cancel_at(two_steps(&done, &signal), 2), Some(()));
+    assert_eq!(done.load(Ordering::SeqCst), 2);
+}
+
+#[test]
+fn the_frame_says_where_the_call_was_dropped() {
+    use std::sync::atomic::AtomicU32;
+    let place = |at| {
+        let (done, signal) = (AtomicU32::new(0), Signal::default());
+        let mut frame: crate::subject::Frame<'_, ()> = crate::subject::Frame::new(None, Vec::new());
+        frame.cancel = Some(at);
+        let r = super::drive_call(&mut frame, two_steps(&done, &signal));
+        assert_eq!(r, Err(crate::subject::Unavailable::Cancelled));
+        frame.cancelled.expect("where it was dropped")
+    };
+    assert_eq!(place(1), "its 1st suspension, the `.await` at src/lib.rs:7");
+    assert_eq!(place(2), "its 2nd suspension, a `Pending`");
+}
+
+#[test]
+fn a_block_on_inside_a_cancelled_call_counts_for_nothing() {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    let (done, signal) = (AtomicU32::new(0), Signal::default());
+    signal.set();
+    let outer = async {
+        // The inner call's `.await` is not a suspension of the outer one.
+        block_on(two_steps(&done, &signal));
+        std::future::pending::<()>().await;
+    };
+    assert_eq!(super::cancel_at(outer, 1), None);
+    assert_eq!(done.load(Ordering::SeqCst), 2);
+}
+
+#[test]
+fn ordinals() {
+    let got: Vec<String> = [1, 2, 3, 4, 11, 12, 13, 21, 22, 101]
+        .into_iter()
+        .map(super::ordinal)
+        .collect();
+    assert_eq!(
+        got,
+        ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st"]
+    );
+}

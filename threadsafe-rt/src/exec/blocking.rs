@@ -15,9 +15,10 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-use super::call::{call_shared, materialize, CallOutcome, Value};
+use super::call::{call_shared, left_out, materialize, CallOutcome, Calling, Value};
 use super::execution::{run_post, run_prefix};
-use super::outcome::IDLE;
+use super::outcome::{Site, IDLE};
+use super::results::Results;
 use super::sequential::SeqRunner;
 use super::worker::Worker;
 use crate::hooks;
@@ -26,7 +27,7 @@ use crate::os::{asleep_for_good, can_tell_waits, current_tid, waits_for_another}
 use crate::panics;
 use crate::sched::quiet_watchdog;
 use crate::subject::Description;
-use crate::testcase::{Scope, TestCase};
+use crate::testcase::{entry, Scope, TestCase};
 
 /// How a linearization with blocking semantics ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,6 +48,10 @@ pub(crate) struct BlockingRun {
     pub(crate) points: u64,
     /// The most one call reached.
     pub(crate) call_points: u64,
+    /// What the calls returned (observed), when the order completed: the results the
+    /// results oracle compares, for an order that hangs when run strictly one call after
+    /// the other (a `wait` before the `notify_waiters` that wakes it).
+    pub(crate) results: Option<Results>,
 }
 
 /// One logical thread's progress, as its runner and the coordinator share it.
@@ -64,6 +69,8 @@ struct Lane {
     /// Scheduling points this thread's calls reached, and the most one call reached.
     points: AtomicU64,
     call_points: AtomicU64,
+    /// What this thread's calls came to, in order.
+    outcomes: Mutex<Vec<(Site, CallOutcome)>>,
 }
 
 struct Shared {
@@ -100,6 +107,7 @@ pub(crate) fn run_blocking<T: Send + Sync + 'static>(
         elapsed: start.elapsed(),
         points,
         call_points,
+        results: ended.2,
     })
 }
 
@@ -110,13 +118,20 @@ fn run_lanes<T: Send + Sync + 'static>(
     order: &[usize],
     timeout: Duration,
     worker: &mut Worker,
-) -> Option<(Blocking, Arc<Shared>)> {
+) -> Option<(Blocking, Arc<Shared>, Option<Results>)> {
     let t = test.clone();
     let Some(Some(pool)) = worker.run(timeout, move || run_prefix(desc, &t)) else {
         return None;
     };
     let pool = Arc::new(pool);
     let n = test.threads.len();
+    // The order's threads, and the call it leaves out (the cancelled call), if it does.
+    let left = order
+        .iter()
+        .any(|&e| entry(e, n).1)
+        .then(|| test.cancelled())
+        .flatten();
+    let order: Vec<usize> = order.iter().map(|&e| entry(e, n).0).collect();
     let shared = Arc::new(Shared {
         lanes: (0..n)
             .map(|_| Lane {
@@ -127,6 +142,7 @@ fn run_lanes<T: Send + Sync + 'static>(
                 tid: AtomicUsize::new(0),
                 points: AtomicU64::new(0),
                 call_points: AtomicU64::new(0),
+                outcomes: Mutex::new(Vec::new()),
             })
             .collect(),
         abort: AtomicBool::new(false),
@@ -141,7 +157,8 @@ fn run_lanes<T: Send + Sync + 'static>(
                 lane.lanes[t]
                     .tid
                     .store(current_tid() as usize, Ordering::Release);
-                lane_body(desc, &test, t, &pool, &lane);
+                let leave = left.filter(|&(lt, _)| lt == t).map(|(_, k)| k);
+                lane_body(desc, &test, t, leave, &pool, &lane);
             });
         match spawned {
             Ok(handle) => runners.push(handle),
@@ -152,45 +169,51 @@ fn run_lanes<T: Send + Sync + 'static>(
             }
         }
     }
-    let ended = coordinate(&shared, order, timeout);
+    let ended = coordinate(&shared, &order, timeout);
     shared.abort.store(true, Ordering::Release);
     shared.gate.1.notify_all();
     if ended == Blocking::Hung {
         // The runners blocked in a call cannot be freed: they are left behind (in the
         // generated test's child process, they die with it); the others see the abort.
-        return Some((Blocking::Hung, shared));
+        return Some((Blocking::Hung, shared, None));
     }
     for r in runners {
         let _ = r.join();
     }
-    if test.post.is_empty() {
-        return Some((Blocking::Completed, shared));
-    }
+    let outcomes: Vec<(Site, CallOutcome)> = shared
+        .lanes
+        .iter()
+        .flat_map(|l| std::mem::take(&mut *lock(&l.outcomes)))
+        .collect();
     let t = test.clone();
     let posted = worker.run(timeout, move || {
-        let mut results = Vec::new();
+        let mut outcomes = outcomes;
         run_post(
             desc,
             &t,
             &pool,
-            &mut results,
+            &mut outcomes,
             &AtomicUsize::new(IDLE),
-            false,
+            true,
         );
+        outcomes
     });
-    let ended = if posted.is_some() {
-        Blocking::Completed
-    } else {
-        Blocking::Hung
-    };
-    Some((ended, shared))
+    match posted {
+        Some(outcomes) => {
+            let results = Results::of(n, &outcomes);
+            Some((Blocking::Completed, shared, results))
+        }
+        None => Some((Blocking::Hung, shared, None)),
+    }
 }
 
-/// A runner: thread `t`'s calls, each when the coordinator allows it.
+/// A runner: thread `t`'s calls, each when the coordinator allows it, but for the call
+/// `leave` (the cancelled call, left out).
 fn lane_body<T>(
     desc: &Description<T>,
     test: &TestCase,
     t: usize,
+    leave: Option<usize>,
     pool: &super::call::Pool<T>,
     shared: &Shared,
 ) {
@@ -215,13 +238,24 @@ fn lane_body<T>(
         lane.started.store(k + 1, Ordering::Release);
         let before = hooks::points_seen();
         let o = match panics::catch(|| materialize(desc, call)) {
-            Ok(fresh) => call_shared(desc, call, pool, scope, &mut local, fresh, false),
+            Ok(_) if leave == Some(k) => left_out(),
+            Ok(fresh) => call_shared(
+                desc,
+                call,
+                pool,
+                scope,
+                &mut local,
+                fresh,
+                Calling::whole(true),
+            ),
             Err(p) => CallOutcome::Panic(p),
         };
+        let failed = !matches!(o, CallOutcome::Ok(..));
+        lock(&lane.outcomes).push((Site::thread(t, k), o));
         let points = hooks::points_seen() - before;
         lane.points.fetch_add(points, Ordering::AcqRel);
         lane.call_points.fetch_max(points, Ordering::AcqRel);
-        if !matches!(o, CallOutcome::Ok(..)) {
+        if failed {
             lane.dead.store(true, Ordering::Release);
         }
         lane.done.fetch_add(1, Ordering::AcqRel);
@@ -356,6 +390,7 @@ mod tests {
             receiver: Some(0),
             args: Vec::new(),
             out: Out::None,
+            cancel: None,
         };
         Arc::new(TestCase {
             prefix: vec![Call {
@@ -363,6 +398,7 @@ mod tests {
                 receiver: None,
                 args: Vec::new(),
                 out: Out::Instance(0, Made::Value),
+                cancel: None,
             }],
             threads: vec![vec![call(a)], vec![call(b)]],
             post: Vec::new(),

@@ -193,9 +193,36 @@ pub(crate) fn call_in_prefix<T>(
     panics::catch(run).unwrap_or_else(CallOutcome::Panic)
 }
 
-/// Runs a call of a suffix thread or of the post part against the shared pool; with
-/// `observe`, its return value is observed for the oracle (unless the method's results are
-/// never compared).
+/// How a shared call is made.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Calling {
+    /// Its return value is observed for the oracle (unless the method's results are never
+    /// compared).
+    pub(crate) observe: bool,
+    /// Its cancellation, if the test gives it one, is made: a concurrent execution's call.
+    /// A sequential run makes the call whole (its orders leave out a call not made at all).
+    pub(crate) cancel: bool,
+}
+
+impl Calling {
+    /// A call of a sequential run, observed or not.
+    pub(crate) fn whole(observe: bool) -> Calling {
+        Calling {
+            observe,
+            cancel: false,
+        }
+    }
+}
+
+/// What a call an order leaves out comes to: the cancelled call, taking no effect.
+pub(crate) fn left_out() -> CallOutcome {
+    let place = "left out: cancelled before it took effect".to_string();
+    CallOutcome::Ok(Produced::Nothing, Some(Observation::Cancelled(place)))
+}
+
+/// Runs a call of a suffix thread or of the post part against the shared pool, as `how`
+/// says. A call whose future was dropped at its cancellation point comes to
+/// `Ok(Nothing, Cancelled)`: it did not fail, and it has no result of its own.
 pub(crate) fn call_shared<T>(
     desc: &Description<T>,
     call: &Call,
@@ -203,7 +230,7 @@ pub(crate) fn call_shared<T>(
     scope: Scope,
     local: &mut [Option<Value>],
     fresh: Vec<Option<Box<dyn Any>>>,
-    observe: bool,
+    how: Calling,
 ) -> CallOutcome {
     let op = desc.op_at(call.op);
     let run = || {
@@ -231,8 +258,12 @@ pub(crate) fn call_shared<T>(
                 return CallOutcome::Unavailable;
             };
             let mut frame = Frame::new(Some(recv), args);
-            frame.observe = observe && !op.nondeterministic;
+            frame.observe = how.observe && !op.nondeterministic;
+            frame.cancel = call.cancel.filter(|_| how.cancel);
             let result = (op.call)(&mut frame);
+            if let Some(place) = frame.cancelled.take() {
+                return CallOutcome::Ok(Produced::Nothing, Some(Observation::Cancelled(place)));
+            }
             (frame.out.take(), result, frame.observed.take())
         };
         match finish_call(out, result, call, None, local) {

@@ -4,7 +4,9 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-use super::call::{call_in_prefix, call_shared, materialize, CallOutcome, FreshArgs, Pool, Value};
+use super::call::{
+    call_in_prefix, call_shared, materialize, CallOutcome, Calling, FreshArgs, Pool, Value,
+};
 use super::outcome::{Site, IDLE};
 use crate::panics;
 use crate::subject::Description;
@@ -39,7 +41,18 @@ pub(super) fn run_suffix<T>(
     for (k, (call, f)) in test.threads[t].iter().zip(fresh).enumerate() {
         at.store(k + 1, Ordering::Release);
         crate::sched::set_call(k);
-        let o = call_shared(desc, call, pool, scope, &mut local, f, ends.is_some());
+        let o = call_shared(
+            desc,
+            call,
+            pool,
+            scope,
+            &mut local,
+            f,
+            Calling {
+                observe: ends.is_some(),
+                cancel: true,
+            },
+        );
         if let Some(ends) = ends.as_mut() {
             ends.push(Instant::now());
         }
@@ -72,7 +85,15 @@ pub(super) fn run_post<T>(
     for (k, call) in test.post.iter().enumerate() {
         at.store(k + 1, Ordering::Release);
         let o = match panics::catch(|| materialize(desc, call)) {
-            Ok(fresh) => call_shared(desc, call, pool, Scope::Post, &mut local, fresh, observe),
+            Ok(fresh) => call_shared(
+                desc,
+                call,
+                pool,
+                Scope::Post,
+                &mut local,
+                fresh,
+                Calling::whole(observe),
+            ),
             Err(p) => CallOutcome::Panic(p),
         };
         let stop = !matches!(o, CallOutcome::Ok(..));

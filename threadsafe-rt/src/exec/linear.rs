@@ -22,7 +22,7 @@ use std::sync::atomic::{fence, AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
-use super::call::{call_shared, materialize, CallOutcome, Pool, Value};
+use super::call::{call_shared, left_out, materialize, CallOutcome, Calling, Pool, Value};
 use super::execution::{run_post, run_prefix};
 use super::outcome::{Site, IDLE};
 use super::results::Results;
@@ -31,15 +31,16 @@ use crate::lock::lock;
 use crate::panics;
 use crate::parker::Parker;
 use crate::subject::Description;
-use crate::testcase::{Scope, TestCase};
+use crate::testcase::{entry, Scope, TestCase};
 
 /// What a slot does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Duty {
     /// Run `run`'s prefix (worker 0).
     Prefix(usize),
-    /// Run thread `t`'s next call in `run`.
-    Call(usize, usize),
+    /// Run thread `t`'s next call in `run`, or leave it out (`true`: the cancelled call,
+    /// taking no effect).
+    Call(usize, usize, bool),
     /// Run `run`'s post part (worker 0).
     Post(usize),
     /// End a partial `run` without its post part (worker 0).
@@ -50,7 +51,7 @@ impl Duty {
     fn worker(self) -> usize {
         match self {
             Duty::Prefix(_) | Duty::Post(_) | Duty::End(_) => 0,
-            Duty::Call(_, t) => t,
+            Duty::Call(_, t, _) => t,
         }
     }
 }
@@ -96,7 +97,10 @@ impl<T: Send + Sync + 'static> LinearShared<T> {
         let mut slots = Vec::new();
         for (r, order) in orders.iter().enumerate() {
             slots.push(Duty::Prefix(r));
-            slots.extend(order.iter().map(|&t| Duty::Call(r, t)));
+            slots.extend(order.iter().map(|&e| {
+                let (t, left) = entry(e, n);
+                Duty::Call(r, t, left)
+            }));
             // A partial order (the oracle's search) has no post part.
             if order.len() == calls {
                 slots.push(Duty::Post(r));
@@ -158,7 +162,7 @@ impl<T: Send + Sync + 'static> LinearShared<T> {
                     st.valid = pool.is_some();
                     st.pool = pool;
                 }
-                Duty::Call(r, t) => {
+                Duty::Call(r, t, left) => {
                     if local_run != r {
                         local_run = r;
                         next_call = 0;
@@ -177,9 +181,16 @@ impl<T: Send + Sync + 'static> LinearShared<T> {
                         crate::sched::set_call(k);
                         let scope = Scope::Thread(t);
                         let o = match panics::catch(|| materialize(self.desc, call)) {
-                            Ok(fresh) => {
-                                call_shared(self.desc, call, &pool, scope, &mut local, fresh, true)
-                            }
+                            Ok(_) if left => left_out(),
+                            Ok(fresh) => call_shared(
+                                self.desc,
+                                call,
+                                &pool,
+                                scope,
+                                &mut local,
+                                fresh,
+                                Calling::whole(true),
+                            ),
                             Err(p) => CallOutcome::Panic(p),
                         };
                         let mut st = lock(&self.runs[r]);

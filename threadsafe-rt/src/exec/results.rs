@@ -21,16 +21,25 @@ pub(crate) enum Res {
     NotComparable,
     /// It panicked at this `file:line:col`.
     Panicked(String),
+    /// Its future was dropped at its cancellation point (here) before it returned; in a
+    /// linearization, the call left out.
+    Cancelled(String),
 }
 
 impl Res {
-    /// Whether two results of one call agree: both panicked at the same place, or both
-    /// returned, with equal values when both are compared and `ignore` is false.
-    pub(crate) fn agree(a: &Res, b: &Res, ignore: bool) -> bool {
-        match (a, b) {
+    /// Whether `seen`, a call's result in an execution, agrees with `given`, its result in a
+    /// linearization: both panicked at the same place, or both returned, with equal values
+    /// when both are compared and `ignore` is false. A call cancelled in the execution
+    /// agrees with the call made whole (whatever it returned) and with the call left out:
+    /// it took effect entirely or not at all. A call that returned does not agree with the
+    /// call left out.
+    pub(crate) fn agree(seen: &Res, given: &Res, ignore: bool) -> bool {
+        match (seen, given) {
             (Res::Value(x), Res::Value(y)) => ignore || x.same(y),
             (Res::Panicked(x), Res::Panicked(y)) => x == y,
             (Res::Panicked(_), _) | (_, Res::Panicked(_)) => false,
+            (Res::Cancelled(_), _) => true,
+            (_, Res::Cancelled(_)) => false,
             _ => true,
         }
     }
@@ -44,6 +53,8 @@ impl Res {
             (Res::Value(x), Res::Value(y)) => x.identical(y),
             (Res::Panicked(x), Res::Panicked(y)) => x == y,
             (Res::Panicked(_), _) | (_, Res::Panicked(_)) => false,
+            (Res::Cancelled(_), Res::Cancelled(_)) => true,
+            (Res::Cancelled(_), _) | (_, Res::Cancelled(_)) => false,
             _ => true,
         }
     }
@@ -76,6 +87,7 @@ impl Results {
             let res = match outcome {
                 CallOutcome::Ok(_, Some(Observation::Value(v))) => Res::Value(v.clone()),
                 CallOutcome::Ok(_, Some(Observation::NotComparable)) => Res::NotComparable,
+                CallOutcome::Ok(_, Some(Observation::Cancelled(at))) => Res::Cancelled(at.clone()),
                 CallOutcome::Ok(_, None) => Res::Returned,
                 CallOutcome::Panic(p) if !p.aborted => Res::Panicked(p.location.clone()),
                 CallOutcome::Panic(_) | CallOutcome::Unavailable => return None,
@@ -169,7 +181,10 @@ impl Results {
                     Some(Res::NotComparable),
                     CallOutcome::Ok(_, Some(Observation::NotComparable)),
                 )
-                | (Some(Res::Returned), CallOutcome::Ok(_, None)) => true,
+                | (Some(Res::Returned), CallOutcome::Ok(_, None))
+                | (Some(Res::Cancelled(_)), CallOutcome::Ok(_, Some(Observation::Cancelled(_)))) => {
+                    true
+                }
                 (Some(Res::Panicked(at)), CallOutcome::Panic(p)) => !p.aborted && *at == p.location,
                 _ => false,
             };
@@ -300,6 +315,28 @@ mod tests {
             super::super::Produced::Nothing,
             Some(Observation::Value(Observed::value(v))),
         )
+    }
+
+    #[test]
+    fn a_cancelled_call_agrees_with_the_call_whole_or_left_out_but_not_the_reverse() {
+        let cancelled = Res::Cancelled("its 2nd suspension".into());
+        let left_out = Res::Cancelled("left out".into());
+        let value = Res::Value(Observed::value(3u32));
+        // Seen cancelled: whatever the call made whole returned, or the call left out.
+        assert!(Res::agree(&cancelled, &value, false));
+        assert!(Res::agree(&cancelled, &Res::Returned, false));
+        assert!(Res::agree(&cancelled, &left_out, false));
+        assert!(!Res::agree(
+            &cancelled,
+            &Res::Panicked("a.rs:1:1".into()),
+            false
+        ));
+        // Seen returning: never the call left out.
+        assert!(!Res::agree(&value, &left_out, false));
+        assert!(!Res::agree(&Res::Returned, &left_out, false));
+        // One result of a batch: cancelled only like cancelled.
+        assert!(Res::identical(&cancelled, &left_out));
+        assert!(!Res::identical(&cancelled, &value));
     }
 
     fn panic_at(location: &str) -> CallOutcome {

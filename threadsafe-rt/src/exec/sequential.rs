@@ -5,12 +5,14 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::call::{call_in_prefix, call_shared, materialize, CallOutcome, Pool, Value};
+use super::call::{
+    call_in_prefix, call_shared, left_out, materialize, CallOutcome, Calling, Pool, Value,
+};
 use super::worker::Worker;
 use crate::hooks::{self, Recorded};
 use crate::panics;
 use crate::subject::Description;
-use crate::testcase::{Scope, TestCase};
+use crate::testcase::{entry, Scope, TestCase};
 
 /// The outcome of a sequential run: each call run, in order, with its outcome.
 #[derive(Debug, Default)]
@@ -77,7 +79,8 @@ pub(crate) fn run_sequential<T>(
         })
         .collect();
     let mut clean = true;
-    for &t in order {
+    for &e in order {
+        let (t, left) = entry(e, n);
         let k = next[t];
         next[t] += 1;
         if dead[t] {
@@ -87,7 +90,16 @@ pub(crate) fn run_sequential<T>(
         let scope = Scope::Thread(t);
         let before = hooks::points_seen();
         let o = match panics::catch(|| materialize(desc, call)) {
-            Ok(fresh) => call_shared(desc, call, &pool, scope, &mut locals[t], fresh, false),
+            Ok(_) if left => left_out(),
+            Ok(fresh) => call_shared(
+                desc,
+                call,
+                &pool,
+                scope,
+                &mut locals[t],
+                fresh,
+                Calling::default(),
+            ),
             Err(p) => CallOutcome::Panic(p),
         };
         run.call_points = run.call_points.max(hooks::points_seen() - before);
@@ -103,7 +115,15 @@ pub(crate) fn run_sequential<T>(
             (0..test.var_count(Scope::Post)).map(|_| None).collect();
         for (k, call) in test.post.iter().enumerate() {
             let o = match panics::catch(|| materialize(desc, call)) {
-                Ok(fresh) => call_shared(desc, call, &pool, Scope::Post, &mut local, fresh, false),
+                Ok(fresh) => call_shared(
+                    desc,
+                    call,
+                    &pool,
+                    Scope::Post,
+                    &mut local,
+                    fresh,
+                    Calling::default(),
+                ),
                 Err(p) => CallOutcome::Panic(p),
             };
             let ok = matches!(o, CallOutcome::Ok(..));
@@ -117,12 +137,18 @@ pub(crate) fn run_sequential<T>(
     run
 }
 
-/// The order that runs each thread's calls one thread after the other.
+/// The order that runs each thread's calls one thread after the other, the order in which
+/// tests are validated: with the test's cancelled call left out (`testcase::entry`), which
+/// made whole could wait there for good (a wait cancelled where it waits).
 pub(crate) fn serial_order(test: &TestCase) -> Vec<usize> {
+    let n = test.threads.len();
+    let cancelled = test.cancelled();
     test.threads
         .iter()
         .enumerate()
-        .flat_map(|(t, calls)| std::iter::repeat(t).take(calls.len()))
+        .flat_map(|(t, calls)| {
+            (0..calls.len()).map(move |k| if cancelled == Some((t, k)) { t + n } else { t })
+        })
         .collect()
 }
 

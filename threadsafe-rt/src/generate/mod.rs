@@ -314,6 +314,7 @@ impl<'c, T: Send + Sync + 'static> Generator<'c, T> {
             receiver: None,
             args,
             out: Out::None,
+            cancel: None,
         };
         self.try_append_prefix(prefix, call, runner)
     }
@@ -497,6 +498,7 @@ impl<'c, T: Send + Sync + 'static> Generator<'c, T> {
             receiver: Some(receiver),
             args,
             out: Out::None,
+            cancel: None,
         })
     }
 

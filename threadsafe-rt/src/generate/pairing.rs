@@ -78,27 +78,91 @@ impl<T: Send + Sync + 'static> Generator<'_, T> {
             let t = threads.len();
             threads.push(rescope(&self.prefixes[p].suffixes[s], Scope::Thread(t)));
         }
-        let test = TestCase {
+        let mut test = TestCase {
             prefix: self.prefixes[p].calls.clone(),
             threads,
             post: Vec::new(),
         };
-        let ready = if first_blocks {
-            ReadyTest::blocking(self.desc, Arc::new(test), self.seq_timeout, runner)
+        // A blocking call that is cancelled no longer blocks: the test gets a post part, which
+        // is where what its drop left behind shows (a wake-up or a permit it lost).
+        let ready = if !first_blocks {
+            self.cancel_one(&mut test);
+            self.with_post(p, test, runner, false)
+        } else if self.cancel_blocking(&mut test) {
+            self.with_post(p, test, runner, true)
         } else {
-            self.with_post(p, test, runner)
+            ReadyTest::blocking(self.desc, Arc::new(test), self.seq_timeout, runner)
         };
         if let Some(ready) = ready {
             self.ready.push(ready);
         }
     }
 
+    /// With `cancel` on, half the tests whose threads make a cancellable call (an async
+    /// method's, not marked `not_cancel_safe`) cancel one of them, drawn at random, at its
+    /// first, second or third suspension: one cancelled call in one schedule is what the
+    /// published cancellation bugs need. A call whose output a later call uses is not
+    /// cancelled (a cancelled call has none). The generator draws nothing for a test with no
+    /// such call, so the tests of a type without async methods are as they were.
+    fn cancel_one(&mut self, test: &mut TestCase) {
+        if !self.config.cancel {
+            return;
+        }
+        let desc = self.desc;
+        let candidates: Vec<(usize, usize)> = test
+            .threads
+            .iter()
+            .enumerate()
+            .flat_map(|(t, calls)| {
+                calls.iter().enumerate().filter_map(move |(k, c)| {
+                    let used = match c.out {
+                        Out::Var(index) => calls[k + 1..].iter().any(|later| {
+                            later.args.iter().any(
+                                |a| matches!(a, Arg::Var(v) if v.index == index && v.scope != Scope::Prefix),
+                            )
+                        }),
+                        _ => false,
+                    };
+                    (desc.op_at(c.op).cancellable() && !used).then_some((t, k))
+                })
+            })
+            .collect();
+        if candidates.is_empty() || !self.rng.gen_ratio(1, 2) {
+            return;
+        }
+        let (t, k) = candidates[self.rng.gen_range(0..candidates.len())];
+        test.threads[t][k].cancel = Some(self.rng.gen_range(1..=3));
+    }
+
+    /// With `cancel` on, half the blocking tests whose blocking call (thread 0's last) is
+    /// cancellable cancel it, at its first, second or third suspension; true when it did.
+    fn cancel_blocking(&mut self, test: &mut TestCase) -> bool {
+        let Some(last) = test.threads[0].last() else {
+            return false;
+        };
+        if !self.config.cancel
+            || !self.desc.op_at(last.op).cancellable()
+            || !self.rng.gen_ratio(1, 2)
+        {
+            return false;
+        }
+        let at = self.rng.gen_range(1..=3);
+        if let Some(last) = test.threads[0].last_mut() {
+            last.cancel = Some(at);
+        }
+        true
+    }
+
     /// Tries to append `post_calls` calls after the threads; measures the sequential run.
+    /// With `after_cancelled_wait` (a waiting call was cancelled), calls that hung before are
+    /// tried too: what the dropped call lost (a wake-up, a permit) shows as a later wait that
+    /// hangs where it would return.
     pub(super) fn with_post(
         &mut self,
         p: usize,
         mut test: TestCase,
         runner: &mut SeqRunner,
+        after_cancelled_wait: bool,
     ) -> Option<ReadyTest> {
         let concurrent = self.desc.concurrent_methods();
         let observers = self.desc.observers();
@@ -128,7 +192,7 @@ impl<T: Send + Sync + 'static> Generator<'_, T> {
                 };
                 let mut candidate = test.clone();
                 candidate.post.push(call.clone());
-                if self.hung.contains(&shape(&call)) {
+                if self.hung.contains(&shape(&call)) && !after_cancelled_wait {
                     continue;
                 }
                 match runner.run(
@@ -264,6 +328,7 @@ mod tests {
             receiver: Some(receiver),
             args,
             out: Out::None,
+            cancel: None,
         };
         let suffix = vec![
             call(0, vec![Arg::Instance(1), Arg::Fresh(7)]),

@@ -47,7 +47,7 @@ impl<T: Send + Sync + 'static> Generator<'_, T> {
             threads,
             post: Vec::new(),
         };
-        let mut ready = self.with_post(p, test, runner)?;
+        let mut ready = self.with_post(p, test, runner, false)?;
         ready.target = plan.target;
         Some(ready)
     }

@@ -59,7 +59,8 @@ pub(super) fn confirm<T: Send + Sync + 'static>(
     report: &mut Report,
 ) -> Confirmed {
     let paced = match seq.start_confirm(&seen.results, again.runner(), desc) {
-        Confirmation::Decided(Explained::Yes) => return Confirmed::Explained,
+        // Results the linearizations cannot decide are not reported either.
+        Confirmation::Decided(Explained::Yes | Explained::Unknown) => return Confirmed::Explained,
         Confirmation::Decided(_) => None,
         Confirmation::Pacing(paced) => Some(paced),
     };
@@ -78,7 +79,7 @@ pub(super) fn confirm<T: Send + Sync + 'static>(
         reappears(seen, until, pacing, seq, again, report)
     };
     if let Some(paced) = paced {
-        if seq.finish_confirm(paced, &seen.results, again.runner()) == Explained::Yes {
+        if seq.finish_confirm(paced, &seen.results, again.runner(), desc) != Explained::No {
             return Confirmed::Explained;
         }
         if back.is_none() && !controlled {

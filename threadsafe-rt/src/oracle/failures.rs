@@ -8,7 +8,7 @@ use crate::exec::{run_blocking, Blocking, ExecOutcome, SeqRunner};
 use crate::subject::Description;
 use crate::testcase::TestCase;
 
-use super::orders::linearizations;
+use super::orders::orders_of;
 
 /// Algorithm 2's check of a failed execution: run every linearization of the suffixes
 /// after the prefix (each with the watchdog, as one may hang); the failure is a violation
@@ -21,8 +21,7 @@ pub(crate) fn judge<T: Send + Sync + 'static>(
     seq: &mut SeqRunner,
     timeout: Duration,
 ) -> Option<usize> {
-    let lens: Vec<usize> = test.threads.iter().map(Vec::len).collect();
-    let orders = linearizations(&lens);
+    let orders = orders_of(test);
     for order in &orders {
         // A hang is explained only by an order that hangs even when its blocking calls wait
         // for the later calls of the other threads (`run_blocking`), where that can be told.
@@ -63,8 +62,7 @@ pub(crate) fn run_every_order<T: Send + Sync + 'static>(
     seq: &mut SeqRunner,
     timeout: Duration,
 ) -> usize {
-    let lens: Vec<usize> = test.threads.iter().map(Vec::len).collect();
-    let orders = linearizations(&lens);
+    let orders = orders_of(test);
     for order in &orders {
         let _ = seq.run(desc, test.clone(), order.clone(), true, timeout);
     }

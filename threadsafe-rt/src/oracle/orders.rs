@@ -1,5 +1,55 @@
 //! The linearizations of a test: every interleaving of whole calls that keeps each thread's
-//! order.
+//! order; and, for a test that cancels a call, each of them again with that call left out
+//! (`testcase::entry`): a cancelled call took effect entirely or not at all.
+
+use crate::testcase::TestCase;
+
+/// Every order the oracle runs for `test`: its linearizations, then, when it cancels a call,
+/// the same with the call left out.
+pub(crate) fn orders_of(test: &TestCase) -> Vec<Vec<usize>> {
+    let lens = lens(test);
+    let mut orders = linearizations(&lens);
+    if let Some((t, k)) = test.cancelled() {
+        let n = lens.len();
+        let left: Vec<Vec<usize>> = orders.iter().map(|o| leave_out(o, t, k, n)).collect();
+        orders.extend(left);
+    }
+    orders
+}
+
+/// How many orders [`orders_of`] gives, saturating.
+pub(crate) fn count_orders(test: &TestCase) -> u64 {
+    let count = count_linearizations(&lens(test));
+    if test.cancelled().is_some() {
+        count.saturating_mul(2)
+    } else {
+        count
+    }
+}
+
+/// The calls per thread of `test`.
+fn lens(test: &TestCase) -> Vec<usize> {
+    test.threads.iter().map(Vec::len).collect()
+}
+
+/// `order` with thread `t`'s call `k` (of `n` threads) left out.
+fn leave_out(order: &[usize], t: usize, k: usize, n: usize) -> Vec<usize> {
+    let mut seen = 0;
+    order
+        .iter()
+        .map(|&e| {
+            if e != t {
+                return e;
+            }
+            seen += 1;
+            if seen == k + 1 {
+                t + n
+            } else {
+                e
+            }
+        })
+        .collect()
+}
 
 /// All interleavings of whole calls that keep each thread's order: the multiset
 /// permutations of thread ids, `lens[t]` copies of `t`.
@@ -53,6 +103,12 @@ mod tests {
         assert_eq!(linearizations(&[2, 2]).len(), 6);
         assert_eq!(linearizations(&[2, 2, 2]).len(), 90);
         assert_eq!(linearizations(&[0, 0]), vec![Vec::<usize>::new()]);
+    }
+
+    #[test]
+    fn a_cancelled_call_is_also_left_out() {
+        assert_eq!(leave_out(&[0, 1, 0, 1], 1, 1, 2), vec![0, 1, 0, 3]);
+        assert_eq!(leave_out(&[1, 0, 0], 0, 0, 2), vec![1, 2, 0]);
     }
 
     #[test]

@@ -29,10 +29,10 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::orders::{count_linearizations, linearizations};
-use crate::exec::{ConcRunner, Pace, Res, Results, Site, Started};
+use super::orders::{count_orders, orders_of};
+use crate::exec::{run_blocking, ConcRunner, Pace, Res, Results, SeqRunner, Site, Started};
 use crate::subject::Description;
-use crate::testcase::TestCase;
+use crate::testcase::{entry, TestCase};
 
 /// Runs of each linearization, on fresh instances, to see which values vary.
 pub(crate) const REPEATS: usize = 2;
@@ -110,6 +110,13 @@ pub(crate) struct Sequential {
     varying: HashSet<Site>,
     /// Linearization runs made (whole or partial orders).
     pub(crate) runs: usize,
+    /// Orders that gave no results run one call after the other (a call in them waits for
+    /// a later call of another thread), not yet run with blocking semantics.
+    hung: Vec<Vec<usize>>,
+    /// Orders run with blocking semantics.
+    blocked: HashSet<Vec<usize>>,
+    /// The watched worker of the blocking runs, made at the first one.
+    blocking: Option<SeqRunner>,
     timeout: Duration,
     deadline: Instant,
 }
@@ -124,8 +131,7 @@ impl Sequential {
         timeout: Duration,
         deadline: Instant,
     ) -> Self {
-        let lens: Vec<usize> = test.threads.iter().map(Vec::len).collect();
-        let orders = (count_linearizations(&lens) <= MAX_ENUMERATED).then(|| linearizations(&lens));
+        let orders = (count_orders(&test) <= MAX_ENUMERATED).then(|| orders_of(&test));
         Sequential {
             test,
             orders,
@@ -135,15 +141,18 @@ impl Sequential {
             first: HashMap::new(),
             varying,
             runs: 0,
+            hung: Vec::new(),
+            blocked: HashSet::new(),
+            blocking: None,
             timeout,
             deadline,
         }
     }
 
-    /// The number of linearizations of the test.
+    /// The number of orders of the test: its linearizations (twice over when it cancels a
+    /// call).
     pub(crate) fn count(&self) -> u64 {
-        let lens: Vec<usize> = self.test.threads.iter().map(Vec::len).collect();
-        count_linearizations(&lens)
+        count_orders(&self.test)
     }
 
     /// The calls whose values are not compared because they varied between runs.
@@ -195,12 +204,14 @@ impl Sequential {
         rs.iter().all(|r| !self.lookup(r))
     }
 
-    /// Keeps `r`, which `order` gave, unless it is known (varying values aside).
+    /// Keeps `r`, which `order` gave, unless it is known (varying values aside). A call
+    /// left out and the same call made whole are different results, either way round.
     fn keep(&mut self, r: &Results, order: &[usize]) {
+        let ignore = |s| self.varying.contains(&s);
         if !self
             .known
             .iter()
-            .any(|(k, _)| k.same(r, |s| self.varying.contains(&s)))
+            .any(|(k, _)| k.same(r, ignore) && r.same(k, ignore))
         {
             self.known.push((r.clone(), order.to_vec()));
         }
@@ -253,7 +264,47 @@ impl Sequential {
                 return Explained::Yes;
             }
         }
-        Explained::No
+        self.after_blocking(r, desc)
+    }
+
+    /// Whether the orders that hung, run with blocking semantics, give `r`: `Unknown` when
+    /// some could not run before the deadline.
+    fn after_blocking<T: Send + Sync + 'static>(
+        &mut self,
+        r: &Results,
+        desc: &'static Description<T>,
+    ) -> Explained {
+        self.run_hung_blocking(desc);
+        if self.lookup(r) {
+            Explained::Yes
+        } else if self.hung.is_empty() {
+            Explained::No
+        } else {
+            Explained::Unknown
+        }
+    }
+
+    /// Runs the orders that hung one call after the other with blocking semantics (a call
+    /// that waits lets the other threads' later calls go on, as lincheck's suspended
+    /// operations do), and learns the results of those that complete: a `wait` ordered
+    /// before the `notify_waiters` that wakes it returns once it runs.
+    fn run_hung_blocking<T: Send + Sync + 'static>(&mut self, desc: &'static Description<T>) {
+        let hung = std::mem::take(&mut self.hung);
+        for order in hung {
+            if Instant::now() >= self.deadline {
+                self.hung.push(order);
+                continue;
+            }
+            if !self.blocked.insert(order.clone()) {
+                continue;
+            }
+            let seq = self.blocking.get_or_insert_with(SeqRunner::new);
+            let run = run_blocking(desc, &self.test, &order, self.timeout, seq);
+            self.runs += 1;
+            if let Some(results) = run.and_then(|r| r.results) {
+                self.keep(&results, &order);
+            }
+        }
     }
 
     /// Runs once each order in which the calls of `results` returned, all at once (one
@@ -322,19 +373,21 @@ impl Sequential {
         Confirmation::Pacing(Paced { started, each })
     }
 
-    /// Waits for a confirmation's paced runs: whether one of them gives `r` after all.
+    /// Waits for a confirmation's paced runs: whether one of them gives `r` after all (or an
+    /// order that hung, run with blocking semantics).
     pub(crate) fn finish_confirm<T: Send + Sync + 'static>(
         &mut self,
         paced: Paced<T>,
         r: &Results,
         conc: &mut ConcRunner,
+        desc: &'static Description<T>,
     ) -> Explained {
         let results = conc.finish_linear(paced.started, self.timeout);
         self.learn_each(&paced.each, results);
         if self.lookup(r) {
             Explained::Yes
         } else {
-            Explained::No
+            self.after_blocking(r, desc)
         }
     }
 
@@ -369,6 +422,12 @@ impl Sequential {
         let mut results = results.into_iter();
         for (order, times) in each {
             let same_order: Vec<Option<Results>> = results.by_ref().take(*times).collect();
+            if same_order.iter().all(Option::is_none)
+                && !self.blocked.contains(order)
+                && !self.hung.contains(order)
+            {
+                self.hung.push(order.clone());
+            }
             self.learn(order, same_order.iter().flatten());
         }
     }
@@ -438,15 +497,23 @@ impl Sequential {
         spent: &mut usize,
     ) -> Explained {
         let lens: Vec<usize> = self.test.threads.iter().map(Vec::len).collect();
+        let n = lens.len();
         let total: usize = lens.iter().sum();
-        let next: Vec<Vec<usize>> = (0..lens.len())
-            .filter(|&t| partial.iter().filter(|&&x| x == t).count() < lens[t])
-            .map(|t| {
+        let cancelled = self.test.cancelled();
+        let mut next: Vec<Vec<usize>> = Vec::new();
+        for t in 0..n {
+            let made = partial.iter().filter(|&&e| entry(e, n).0 == t).count();
+            if made == lens[t] {
+                continue;
+            }
+            // The cancelled call is also left out, as in the enumerated orders.
+            let left = cancelled == Some((t, made));
+            for e in std::iter::once(t).chain(left.then_some(t + n)) {
                 let mut q = partial.to_vec();
-                q.push(t);
-                q
-            })
-            .collect();
+                q.push(e);
+                next.push(q);
+            }
+        }
         *spent += next.len();
         if *spent > MAX_SEARCH_RUNS || Instant::now() >= self.deadline {
             return Explained::Unknown;
@@ -477,9 +544,10 @@ impl Sequential {
 
 /// Whether the calls that partial order `q` ran gave the results `r` has at the same calls.
 fn agrees_so_far(r: &Results, partial: &Results, q: &[usize], varying: &HashSet<Site>) -> bool {
-    let mut done = vec![0usize; r.threads.len()];
-    for &t in q {
-        done[t] += 1;
+    let n = r.threads.len();
+    let mut done = vec![0usize; n];
+    for &e in q {
+        done[entry(e, n).0] += 1;
     }
     (0..r.threads.len()).all(|t| {
         let want = &r.threads[t];
@@ -490,7 +558,7 @@ fn agrees_so_far(r: &Results, partial: &Results, q: &[usize], varying: &HashSet<
                 .iter()
                 .zip(want)
                 .enumerate()
-                .all(|(k, (g, w))| Res::agree(g, w, varying.contains(&Site::thread(t, k))))
+                .all(|(k, (g, w))| Res::agree(w, g, varying.contains(&Site::thread(t, k))))
     })
 }
 

@@ -9,7 +9,7 @@ use super::rust::{scope_name, Writer};
 use super::Failure;
 use crate::exec::{Res, Results, Site};
 use crate::subject::Description;
-use crate::testcase::{Scope, TestCase};
+use crate::testcase::{entry, Call, Scope, TestCase};
 
 /// Results no sequential order gives: the `observed` ones, and those the sequential orders
 /// give, each with an order that gives it (values at the calls in `varying` differ between
@@ -32,6 +32,7 @@ fn show(res: &Res, varying: bool) -> String {
         Res::Returned => "returned".to_string(),
         Res::NotComparable => "returned (not comparable)".to_string(),
         Res::Panicked(at) => format!("panicked at {at}"),
+        Res::Cancelled(at) => format!("cancelled at {at}"),
     }
 }
 
@@ -223,7 +224,14 @@ fn sequential_block<T>(
     compared: &HashSet<Site>,
     out: &mut String,
 ) {
-    let names: Vec<String> = order.iter().map(|t| format!("thread {}", t + 1)).collect();
+    let n = test.threads.len();
+    let names: Vec<String> = order
+        .iter()
+        .map(|&e| match entry(e, n) {
+            (t, false) => format!("thread {}", t + 1),
+            (t, true) => format!("(thread {}'s cancelled call left out)", t + 1),
+        })
+        .collect();
     let inner = "            ";
     out.push_str(&format!(
         "        {{
@@ -234,11 +242,19 @@ fn sequential_block<T>(
     w.stmts(&test.prefix, Scope::Prefix, inner, out);
     let mut next = vec![0usize; test.threads.len()];
     let mut kept: Vec<Vec<String>> = vec![Vec::new(); test.threads.len()];
-    for &t in order {
+    for &e in order {
+        let (t, left) = entry(e, n);
         let k = next[t];
         next[t] += 1;
+        if left {
+            continue;
+        }
         let site = Site::thread(t, k);
-        let call = &test.threads[t][k];
+        // In a sequential order, a cancelled call is made whole.
+        let call = &Call {
+            cancel: None,
+            ..test.threads[t][k].clone()
+        };
         if compared.contains(&site) {
             let e = w.stmt_kept(call, Scope::Thread(t), &result_name(site), inner, out);
             kept[t].push(e);

@@ -121,6 +121,7 @@ impl<'d, T> Writer<'d, T> {
             (Receiver::None, _) | (_, None) => {
                 let e = driven(
                     op,
+                    call.cancel,
                     format!("{}({args})", assoc_path(self.desc.name, op.name)),
                 );
                 let made = match call.out {
@@ -139,6 +140,7 @@ impl<'d, T> Writer<'d, T> {
             }
             (Receiver::Exclusive, Some(r)) if self.arc_mode => driven(
                 op,
+                call.cancel,
                 format!(
                     "std::sync::Arc::get_mut(&mut {}).unwrap().{}({args})",
                     instance_name(r),
@@ -147,13 +149,18 @@ impl<'d, T> Writer<'d, T> {
             ),
             (Receiver::Arc, Some(r)) => driven(
                 op,
+                call.cancel,
                 format!(
                     "std::sync::Arc::clone(&{}).{}({args})",
                     instance_name(r),
                     op.name
                 ),
             ),
-            (_, Some(r)) => driven(op, format!("{}.{}({args})", instance_name(r), op.name)),
+            (_, Some(r)) => driven(
+                op,
+                call.cancel,
+                format!("{}.{}({args})", instance_name(r), op.name),
+            ),
         }
     }
 
@@ -336,12 +343,13 @@ pub(crate) fn render_reproducer<T>(
 
 /// The body of a reproducer: the scenario in a loop of `repeat`, inside
 /// A call expression as the reproducer runs it: an async function's future driven to
-/// completion on the calling thread, as the check drove it.
-fn driven<T>(op: &Op<T>, call: String) -> String {
-    if op.asynchronous {
-        format!("::threadsafe_rt::block_on({call})")
-    } else {
-        call
+/// completion on the calling thread, or dropped at its cancellation point, as the check
+/// drove it.
+fn driven<T>(op: &Op<T>, cancel: Option<u32>, call: String) -> String {
+    match (op.asynchronous, cancel) {
+        (true, Some(n)) => format!("::threadsafe_rt::cancel_at({call}, {n})"),
+        (true, None) => format!("::threadsafe_rt::block_on({call})"),
+        (false, _) => call,
     }
 }
 

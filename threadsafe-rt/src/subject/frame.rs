@@ -8,7 +8,7 @@ use std::sync::Arc;
 use super::Observation;
 use crate::testcase::Made;
 
-/// Why a call could not be made; not a failure of the code under test.
+/// Why a call has no result of its own; not a failure of the code under test.
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Unavailable {
@@ -16,6 +16,9 @@ pub enum Unavailable {
     Argument,
     /// A constructor returned `None` or `Err`.
     Declined,
+    /// An async call's future was dropped at its cancellation point
+    /// (the frame says where).
+    Cancelled,
 }
 
 pub(crate) enum RecvSlot<'a, T> {
@@ -45,6 +48,11 @@ pub struct Frame<'a, T> {
     /// The return value as observed, when `observe` is set and the call returned a value
     /// other than `()`, `!` or a new instance.
     pub(crate) observed: Option<Observation>,
+    /// The suspension of an async call's future to drop it at (the test's cancellation of
+    /// this call), when the executor honours it.
+    pub(crate) cancel: Option<u32>,
+    /// Where the call's future was dropped, when it was, as the report says it.
+    pub(crate) cancelled: Option<String>,
 }
 
 impl<'a, T> Frame<'a, T> {
@@ -55,6 +63,8 @@ impl<'a, T> Frame<'a, T> {
             out: None,
             observe: false,
             observed: None,
+            cancel: None,
+            cancelled: None,
         }
     }
 

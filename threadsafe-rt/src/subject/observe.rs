@@ -207,6 +207,8 @@ pub(crate) enum Observation {
     Value(Observed),
     /// The return type is not `PartialEq + Debug`: the call's result is not compared.
     NotComparable,
+    /// The call's future was dropped at its cancellation point (here), before it returned.
+    Cancelled(String),
 }
 
 // ---------------------------------------------------------------------------------------

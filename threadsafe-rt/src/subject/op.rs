@@ -43,6 +43,8 @@ pub struct Op<T> {
     /// An `async fn` (or a method returning `impl Future`): the call drives its future to
     /// completion with [`crate::block_on`], and a reproducer writes it so.
     pub(crate) asynchronous: bool,
+    /// `#[thread_safe(not_cancel_safe)]`: the async method's calls are never cancelled.
+    pub(crate) not_cancel_safe: bool,
 }
 
 /// Calls an operation with the receiver and arguments in the frame.
@@ -65,6 +67,7 @@ impl<T> Op<T> {
             returns: None,
             nondeterministic: false,
             asynchronous: false,
+            not_cancel_safe: false,
         }
     }
 
@@ -87,6 +90,19 @@ impl<T> Op<T> {
     pub fn asynchronous(mut self) -> Self {
         self.asynchronous = true;
         self
+    }
+
+    /// Marks the async method's calls as never cancelled (`#[thread_safe(not_cancel_safe)]`).
+    #[doc(hidden)]
+    pub fn not_cancel_safe(mut self) -> Self {
+        self.not_cancel_safe = true;
+        self
+    }
+
+    /// Whether a test may cancel a call of this method: an async method, not marked
+    /// `not_cancel_safe`.
+    pub(crate) fn cancellable(&self) -> bool {
+        self.asynchronous && !self.not_cancel_safe && self.receiver.is_concurrent()
     }
 }
 

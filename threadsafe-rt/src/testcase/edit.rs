@@ -142,6 +142,8 @@ impl TestCase {
         let mut t = self.clone();
         let mut call = t.threads.get(th)?.first()?.clone();
         t.threads[th].remove(0);
+        // The prefix makes its calls whole.
+        call.cancel = None;
         if let Out::Var(ix) = call.out {
             let into = t.var_count(Scope::Prefix);
             let old = VarRef {
@@ -170,6 +172,8 @@ impl TestCase {
     pub(crate) fn last_call_to_post(&self, th: usize) -> Option<TestCase> {
         let mut t = self.clone();
         let mut call = t.threads.get_mut(th)?.pop()?;
+        // The post part makes its calls whole.
+        call.cancel = None;
         if call
             .args
             .iter()
@@ -183,6 +187,14 @@ impl TestCase {
         }
         t.post.insert(0, call);
         t.drop_empty_thread(th)
+    }
+
+    /// The test with its cancelled call made whole; `None` when it cancels none.
+    pub(crate) fn uncancelled(&self) -> Option<TestCase> {
+        let (th, k) = self.cancelled()?;
+        let mut t = self.clone();
+        t.threads[th][k].cancel = None;
+        Some(t)
     }
 
     /// The test with argument `a` of call `k` of `scope` made from `seed`.
@@ -210,6 +222,7 @@ mod tests {
             receiver: None,
             args: Vec::new(),
             out: Out::Instance(out, Made::Value),
+            cancel: None,
         }
     }
 
@@ -219,6 +232,7 @@ mod tests {
             receiver: Some(receiver),
             args,
             out,
+            cancel: None,
         }
     }
 

@@ -66,6 +66,9 @@ pub(crate) struct Call {
     pub(crate) receiver: Option<usize>,
     pub(crate) args: Vec<Arg>,
     pub(crate) out: Out,
+    /// An async call's cancellation: its future is dropped at this suspension (counted from
+    /// 1) in the concurrent executions. The oracle's orders run the call whole or not at all.
+    pub(crate) cancel: Option<u32>,
 }
 
 /// One generated test.
@@ -83,6 +86,17 @@ impl TestCase {
             Scope::Thread(t) => &self.threads[t],
             Scope::Post => &self.post,
         }
+    }
+
+    /// The suffix call the test cancels, as (thread, index of the call), if any: a test
+    /// cancels one call at most.
+    pub(crate) fn cancelled(&self) -> Option<(usize, usize)> {
+        self.threads.iter().enumerate().find_map(|(t, calls)| {
+            calls
+                .iter()
+                .position(|c| c.cancel.is_some())
+                .map(|k| (t, k))
+        })
     }
 
     pub(crate) fn instance_count(&self) -> usize {
@@ -108,6 +122,7 @@ impl TestCase {
             receiver: Some(0),
             args: Vec::new(),
             out: Out::None,
+            cancel: None,
         };
         TestCase {
             prefix: vec![Call {
@@ -115,11 +130,20 @@ impl TestCase {
                 receiver: None,
                 args: Vec::new(),
                 out: Out::Instance(0, Made::Value),
+                cancel: None,
             }],
             threads: vec![vec![call]; threads],
             post: Vec::new(),
         }
     }
+}
+
+/// An entry of an order (a linearization, a thread id per call): thread `t`'s next call is
+/// `t`, made whole; `t + threads` is the same call left out, which only the test's
+/// cancelled call can be (it took effect entirely or not at all). Returns the thread and
+/// whether the call is left out.
+pub(crate) fn entry(e: usize, threads: usize) -> (usize, bool) {
+    (e % threads.max(1), e >= threads)
 }
 
 /// The type of each output variable, for the parameter task's reuse.

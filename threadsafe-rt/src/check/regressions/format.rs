@@ -98,6 +98,9 @@ pub(super) struct NamedCall {
     pub(super) receiver: Option<usize>,
     pub(super) name: String,
     pub(super) args: Vec<NamedArg>,
+    /// An async call's cancellation: ` cancelled at N` after the call, its future dropped at
+    /// its `N`-th suspension.
+    pub(super) cancel: Option<u32>,
 }
 
 /// What a call's result becomes: nothing, instance `N` (prefix only), or output `N` of the
@@ -350,9 +353,15 @@ impl NamedCall {
             })
             .collect();
         let _ = write!(s, "{}({})", self.name, args.join(", "));
+        if let Some(n) = self.cancel {
+            let _ = write!(s, "{CANCELLED_AT}{n}");
+        }
         s
     }
 }
+
+/// What follows a cancelled call, before its suspension's number.
+pub(super) const CANCELLED_AT: &str = " cancelled at ";
 
 /// `text` on one line (newlines become spaces).
 fn one_line(text: &str) -> String {

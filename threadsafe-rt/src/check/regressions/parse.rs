@@ -5,7 +5,7 @@
 
 use super::format::{
     ArgValue, ControlledRun, Entry, File, NamedArg, NamedCall, NamedOut, NamedTest, ParseError,
-    Settings, MAGIC, VERSION,
+    Settings, CANCELLED_AT, MAGIC, VERSION,
 };
 use crate::config::Config;
 
@@ -289,11 +289,20 @@ fn parse_schedule(text: &str) -> Option<ControlledRun> {
     }
 }
 
-/// `[out =] [iN.]name(param: type = value, ...)`.
+/// `[out =] [iN.]name(param: type = value, ...) [cancelled at N]`.
 fn parse_call(line: &str, part: Part) -> Result<NamedCall, String> {
     let not_a_call =
         || format!("`{line}` is not a call: write `[out =] [iN.]name(param: type = value, ...)`");
-    let mut rest = line;
+    let (mut rest, cancel) =
+        match line.rsplit_once(CANCELLED_AT) {
+            Some((call, n)) if call.ends_with(')') => match n.trim().parse::<u32>() {
+                Ok(n) if n >= 1 => (call, Some(n)),
+                _ => return Err(format!(
+                    "`{line}`: `cancelled at` takes a suspension's number, 1 or more, not `{n}`"
+                )),
+            },
+            _ => (line, None),
+        };
     let mut out = NamedOut::None;
     if let Some((target, after)) = rest.split_once(" = ") {
         if let Some((letter, n)) = reference(target) {
@@ -337,6 +346,7 @@ fn parse_call(line: &str, part: Part) -> Result<NamedCall, String> {
         receiver,
         name: name.to_string(),
         args,
+        cancel,
     })
 }
 

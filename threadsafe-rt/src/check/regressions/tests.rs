@@ -23,6 +23,7 @@ fn call(out: NamedOut, receiver: Option<usize>, name: &str, args: Vec<NamedArg>)
         receiver,
         name: name.to_string(),
         args,
+        cancel: None,
     }
 }
 
@@ -72,12 +73,15 @@ fn entries() -> Vec<Entry> {
                     arg("v", "u32", ArgValue::PrefixVar(0)),
                 ],
             ),
-            call(
-                NamedOut::None,
-                Some(1),
-                "remove",
-                vec![arg("k", "&str", ArgValue::OwnVar(0))],
-            ),
+            NamedCall {
+                cancel: Some(2),
+                ..call(
+                    NamedOut::None,
+                    Some(1),
+                    "remove",
+                    vec![arg("k", "&str", ArgValue::OwnVar(0))],
+                )
+            },
         ]
     };
     let first = Entry {
@@ -226,6 +230,8 @@ fn a_bad_file_names_the_line_and_the_mistake() {
         ("i0.b()", "v1 = i0.b()", e + 8, "`v1 =` where `v0 =` was expected (outputs are numbered from 0, in order)".into()),
         ("i0.b()", "i0.b(k: &str = v0)", e + 8, "`v0` is used before this part makes it".into()),
         ("i0.b()", "i0.b(k: &str = p0)", e + 8, "`p0` is used before the prefix makes it".into()),
+        ("i0.b()", "i0.b() cancelled at 0", e + 8, "`i0.b() cancelled at 0`: `cancelled at` takes a suspension's number, 1 or more, not `0`".into()),
+        ("i0.b()", "i0.b() cancelled at two", e + 8, "`i0.b() cancelled at two`: `cancelled at` takes a suspension's number, 1 or more, not `two`".into()),
         ("i0.b()", "i0 = i0.b()", e + 8, "`i0 =`: instances are made in the prefix only".into()),
         ("i0.b()", "new()", e + 8, "`new(..)` has no receiver: constructors are called in the prefix only".into()),
         ("i0 = new()", "new()", e + 4, "`new(..)` has no receiver, so it is a constructor: write `i0 = new(..)`".into()),

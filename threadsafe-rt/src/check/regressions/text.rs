@@ -45,6 +45,7 @@ fn name_call<T>(desc: &Description<T>, c: &Call) -> NamedCall {
                 },
             })
             .collect(),
+        cancel: c.cancel,
     }
 }
 
@@ -145,6 +146,7 @@ fn resolve_call<T>(desc: &Description<T>, c: &NamedCall, scope: Scope) -> Result
             NamedOut::Instance(i) => Out::Instance(i, Made::Value),
             NamedOut::Var(i) => Out::Var(i),
         },
+        cancel: c.cancel,
     })
 }
 
