@@ -80,7 +80,7 @@ default_is_new!(
 const ONCE: usize = 1;
 
 /// The async subjects (`A1` …), for the time-to-bug harness. Their `file` is the buggy
-/// type's; the naive tests drive each call with `block_on` on two threads.
+/// type's (for A8, whose bug is a panic inside moka, moka's file the panic is in); the naive tests drive each call with `block_on` on two threads.
 pub fn subjects() -> Vec<Subject> {
     vec![
         Subject {
@@ -230,7 +230,7 @@ pub fn subjects() -> Vec<Subject> {
             name: "moka_0_6_load",
             original: "moka 0.6.2's future::Cache (moka #59): a get_or_insert_with cancelled while it loads leaves the key loading for good, and every later call for it panics",
             bug: BugKind::Atomicity,
-            file: moka_load::FILE,
+            file: moka_load::PANICS_IN,
             check_buggy: threadsafe_rt::check::<moka_load::Profiles>,
             check_twin: threadsafe_rt::check::<moka_load::FixedProfiles>,
             naive: |budget| {

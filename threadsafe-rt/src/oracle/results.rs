@@ -501,9 +501,9 @@ impl Sequential {
         let total: usize = lens.iter().sum();
         let cancelled = self.test.cancelled();
         let mut next: Vec<Vec<usize>> = Vec::new();
-        for t in 0..n {
+        for (t, &len) in lens.iter().enumerate() {
             let made = partial.iter().filter(|&&e| entry(e, n).0 == t).count();
-            if made == lens[t] {
+            if made == len {
                 continue;
             }
             // The cancelled call is also left out, as in the enumerated orders.

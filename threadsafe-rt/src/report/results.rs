@@ -140,7 +140,10 @@ pub(super) fn describe<T>(
             String::new()
         }
     );
-    for (_, seq, diff) in nearest.iter().take(SHOWN) {
+    // Two results that differ only where the observed ones are not compared (a cancelled
+    // call made whole or left out) read the same: each line once.
+    let mut lines: Vec<String> = Vec::new();
+    for (_, seq, diff) in &nearest {
         let parts: Vec<String> = match diff {
             Some(sites) => sites
                 .iter()
@@ -156,7 +159,13 @@ pub(super) fn describe<T>(
                 .chain(std::iter::once("(other calls ran)".to_string()))
                 .collect(),
         };
-        let _ = writeln!(table, "    - {}", parts.join("; "));
+        let text = parts.join("; ");
+        if !lines.contains(&text) {
+            lines.push(text);
+        }
+    }
+    for text in lines.iter().take(SHOWN) {
+        let _ = writeln!(table, "    - {text}");
     }
     Failure::Results { calls, table }
 }

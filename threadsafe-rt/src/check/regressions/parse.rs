@@ -293,16 +293,17 @@ fn parse_schedule(text: &str) -> Option<ControlledRun> {
 fn parse_call(line: &str, part: Part) -> Result<NamedCall, String> {
     let not_a_call =
         || format!("`{line}` is not a call: write `[out =] [iN.]name(param: type = value, ...)`");
-    let (mut rest, cancel) =
-        match line.rsplit_once(CANCELLED_AT) {
-            Some((call, n)) if call.ends_with(')') => match n.trim().parse::<u32>() {
-                Ok(n) if n >= 1 => (call, Some(n)),
-                _ => return Err(format!(
+    let (mut rest, cancel) = match line.rsplit_once(CANCELLED_AT) {
+        Some((call, n)) if call.ends_with(')') => match n.trim().parse::<u32>() {
+            Ok(n) if n >= 1 => (call, Some(n)),
+            _ => {
+                return Err(format!(
                     "`{line}`: `cancelled at` takes a suspension's number, 1 or more, not `{n}`"
-                )),
-            },
-            _ => (line, None),
-        };
+                ))
+            }
+        },
+        _ => (line, None),
+    };
     let mut out = NamedOut::None;
     if let Some((target, after)) = rest.split_once(" = ") {
         if let Some((letter, n)) = reference(target) {

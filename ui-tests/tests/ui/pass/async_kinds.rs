@@ -40,7 +40,7 @@ impl Names {
 
     /// How many names are longer than `n` bytes, counted in a copy of the list.
     pub async fn longer_than(&self, n: u8) -> usize {
-        longer(&self.names.lock().unwrap().clone(), n).await
+        longer(&copy(&self.names), n).await
     }
 
     /// Forgets every name.
@@ -64,6 +64,11 @@ impl Names {
     pub fn is_empty(&self) -> bool {
         self.names.lock().unwrap().is_empty()
     }
+}
+
+/// A copy of the list.
+fn copy(names: &Mutex<Vec<String>>) -> Vec<String> {
+    names.lock().unwrap().clone()
 }
 
 /// How many of `names` are longer than `n` bytes.
