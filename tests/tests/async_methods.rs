@@ -12,16 +12,13 @@
 use std::time::Duration;
 
 use threadsafe_corpus::asynchronous::{bank, cache, latch, ledger, slots, tickets};
-use threadsafe_rt::{check, Config, Failure, ScheduleMode, Subject};
+use threadsafe_rt::{check, Config, Failure, Strategy, Subject};
 use threadsafe_tests::asynchronous::{Beacon, Claim, Escrow, Mailbox};
-use threadsafe_tests::{expect, line_of};
+use threadsafe_tests::{expect, harness, line_of};
 
+/// A controlled check of seed `seed`, random schedules, 10 s at most.
 fn controlled(seed: u64) -> Config {
-    let mut config = Config::default();
-    config.schedule = ScheduleMode::Controlled;
-    config.seed = seed;
-    config.budget = Duration::from_secs(10);
-    config
+    harness::controlled(seed, Strategy::Random, Duration::from_secs(10))
 }
 
 /// Asserts a wrong result of `T` in seeds 0–2, with a reproducer that drives the calls

@@ -10,15 +10,12 @@
 use std::time::Duration;
 
 use threadsafe_corpus::asynchronous::moka_load;
-use threadsafe_rt::{check, Config, Failure, ScheduleMode};
-use threadsafe_tests::expect;
+use threadsafe_rt::{check, Config, Failure, Strategy};
+use threadsafe_tests::{expect, harness};
 
+/// A controlled check of seed `seed`, random schedules, 10 s at most.
 fn controlled(seed: u64) -> Config {
-    let mut config = Config::default();
-    config.schedule = ScheduleMode::Controlled;
-    config.seed = seed;
-    config.budget = Duration::from_secs(10);
-    config
+    harness::controlled(seed, Strategy::Random, Duration::from_secs(10))
 }
 
 /// A `get_or_insert_with` cancelled while its load waits

@@ -8,15 +8,12 @@
 use std::time::Duration;
 
 use threadsafe_corpus::asynchronous::tokio_mutex;
-use threadsafe_rt::{check, Config, Failure, ScheduleMode};
-use threadsafe_tests::expect;
+use threadsafe_rt::{check, Config, Failure, Strategy};
+use threadsafe_tests::{expect, harness};
 
+/// A controlled check of seed `seed`, random schedules, 10 s at most.
 fn controlled(seed: u64) -> Config {
-    let mut config = Config::default();
-    config.schedule = ScheduleMode::Controlled;
-    config.seed = seed;
-    config.budget = Duration::from_secs(10);
-    config
+    harness::controlled(seed, Strategy::Random, Duration::from_secs(10))
 }
 
 /// tokio 0.2.2's `Mutex`: a `lock` dropped while it waits keeps its place, so the unlock

@@ -59,6 +59,15 @@ fn run_threads(seed: u64, bodies: Vec<Body>) -> (Arc<Run>, Vec<bool>) {
     (run, ok)
 }
 
+/// [`run_threads`] for a run no thread outside it wakes (`Run::close`).
+fn run_closed_threads(seed: u64, bodies: Vec<Body>) -> (Arc<Run>, Vec<bool>) {
+    let _own = crate::os::own_thread();
+    let run = Run::new(bodies.len(), Box::new(RandomWalk::new(seed)));
+    run.close();
+    let ok = crate::sched::testing::run_threads(&run, bodies);
+    (run, ok)
+}
+
 #[test]
 fn outside_a_run_the_thread_sleeps_until_the_waker_is_called() {
     let signal = Arc::new(Signal::default());
@@ -101,7 +110,9 @@ fn under_control_a_pending_future_waits_in_the_scheduler_until_woken() {
 fn a_future_nothing_is_left_to_wake_is_a_deadlock_on_its_wake_up() {
     let signal = Arc::new(Signal::default());
     let a = signal.clone();
-    let (run, ok) = run_threads(
+    // Closed: the other tests of this binary run beside it, and their threads need not
+    // sleep for good (`a_wake_from_a_thread_outside_the_run_is_waited_for` is the open case).
+    let (run, ok) = run_closed_threads(
         0,
         vec![
             Box::new(move || block_on(a.wait())),

@@ -74,6 +74,9 @@ pub(crate) struct Run {
     parked: AtomicUsize,
     /// Whether the watchdog was asked to watch this run (at the first park).
     watched: AtomicBool,
+    /// No thread outside the run calls its futures' wakers: a lost wake-up is declared at
+    /// once (a unit test's run, which cannot vouch for the other tests' threads).
+    closed: AtomicBool,
     state: Mutex<State>,
     futile: Arc<Futile>,
     /// The point of the last switch made at a scheduling point: if the thread switched to

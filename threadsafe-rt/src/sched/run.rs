@@ -80,6 +80,7 @@ impl Run {
             inside: (0..n).map(|_| AtomicUsize::new(0)).collect(),
             parked: AtomicUsize::new(0),
             watched: AtomicBool::new(false),
+            closed: AtomicBool::new(false),
             state: Mutex::new(State {
                 scheduler,
                 status: vec![Status::Absent; n],
@@ -229,7 +230,7 @@ impl Run {
         let ours: Vec<u64> = (0..self.n).map(|t| self.tid(t)).collect();
         let deadline = Instant::now() + OUTSIDE_WAKE;
         loop {
-            let asleep = outside_asleep_for_good(me, &ours);
+            let asleep = self.closed.load(Ordering::Acquire) || outside_asleep_for_good(me, &ours);
             let mut st = self.state();
             let runnable = st.runnable();
             if !runnable.is_empty() {
@@ -251,6 +252,13 @@ impl Run {
             }
             Parker::current().park_timeout(OUTSIDE_LOOK_GAP);
         }
+    }
+
+    /// Declares that no thread outside the run calls its futures' wakers (a unit test's
+    /// run, whose process runs other tests at the same time).
+    #[cfg(test)]
+    pub(crate) fn close(&self) {
+        self.closed.store(true, Ordering::Release);
     }
 
     pub(crate) fn progress(&self) -> usize {
