@@ -26,7 +26,7 @@ use std::task::{Context, Poll, Wake, Waker};
 
 use crate::hooks::{self, WakeTarget};
 use crate::parker::Parker;
-use crate::point::{PointKind, Where};
+use crate::point::Where;
 use crate::subject::{Frame, Unavailable};
 
 /// Drives `future` to completion on the calling thread and returns its output.
@@ -213,11 +213,7 @@ fn poll_to_end<F: Future>(
             // Dropped after others had their turn, as a `select!` drops its losing branch
             // once another one is ready: the wake-ups and permits sent to the future in
             // between are what its drop must hand on.
-            if hooks::shim_controlled(PointKind::Yield) {
-                hooks::point(PointKind::Yield, 0, None, at);
-            } else {
-                std::thread::yield_now();
-            }
+            hooks::cancel(at);
             let place = PLAN.with_borrow(|p| p.as_ref().and_then(|p| p.dropped.clone()));
             return Err(Cancelled(place.unwrap_or_default()));
         }

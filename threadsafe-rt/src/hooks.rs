@@ -307,6 +307,19 @@ pub(crate) fn pending(obj: usize, woken: &AtomicBool, at: Where) -> bool {
     }
 }
 
+/// The async call this thread drives is about to be dropped at a `Pending` (the test
+/// cancels it there): a scheduling point, so that other threads run before the drop, named
+/// after the statement that awaits.
+pub(crate) fn cancel(at: Where) {
+    match sched::current() {
+        Some((run, me)) => run.cancel(me, at),
+        None => {
+            count_point();
+            std::thread::yield_now();
+        }
+    }
+}
+
 fn lock_kind(exclusive: bool) -> PointKind {
     if exclusive {
         PointKind::Lock

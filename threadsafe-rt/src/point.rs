@@ -64,6 +64,8 @@ pub(crate) enum PointKind {
     Yield,
     /// An async call's future returned `Pending`.
     Pending,
+    /// An async call about to be dropped at a `Pending` (the test cancels it there).
+    Cancel,
     Statement,
 }
 
@@ -93,6 +95,7 @@ impl PointKind {
             PointKind::Barrier => "barrier wait",
             PointKind::Yield => "yield",
             PointKind::Pending => "pending",
+            PointKind::Cancel => "cancel",
             PointKind::Statement => "statement",
         }
     }

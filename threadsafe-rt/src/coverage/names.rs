@@ -81,7 +81,8 @@ impl Names {
             | PointKind::Notify
             | PointKind::Barrier
             | PointKind::Yield
-            | PointKind::Pending => return,
+            | PointKind::Pending
+            | PointKind::Cancel => return,
         };
         let Some(created) = var else { return };
         let (site, method) = match at {

@@ -216,3 +216,21 @@ fn ordinals() {
         ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st"]
     );
 }
+
+#[test]
+fn under_control_a_drop_at_a_pending_is_a_scheduling_point() {
+    // Nothing sets the signal: the wait's first `Pending` is where it is dropped.
+    let signal = Arc::new(Signal::default());
+    let a = signal.clone();
+    let (run, ok) = run_closed_threads(
+        0,
+        vec![
+            Box::new(move || assert_eq!(super::cancel_at(a.wait(), 1), None)),
+            Box::new(|| crate::thread::yield_now()),
+        ],
+    );
+    assert_eq!(ok, vec![true, true]);
+    let trace = run.trace();
+    let cancel = trace.iter().find(|s| s.op == PointKind::Cancel);
+    assert_eq!(cancel.map(|s| s.thread), Some(0), "{trace:?}");
+}

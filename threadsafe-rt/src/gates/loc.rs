@@ -69,7 +69,9 @@ impl SyncOp {
             PointKind::Wait => SyncOp::Wait,
             PointKind::Notify => SyncOp::Notify,
             PointKind::Barrier => SyncOp::Barrier,
-            PointKind::Yield | PointKind::Pending | PointKind::Statement => return None,
+            PointKind::Yield | PointKind::Pending | PointKind::Cancel | PointKind::Statement => {
+                return None
+            }
         })
     }
 }

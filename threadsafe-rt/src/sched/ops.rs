@@ -199,6 +199,14 @@ impl Run {
         self.has_control()
     }
 
+    /// Thread `me`'s async call is about to be dropped at a `Pending`: a point at the
+    /// statement that awaits.
+    pub(crate) fn cancel(self: &Arc<Self>, me: usize, at: Where) {
+        let _inside = self.inside(me);
+        let at = self.awaiting_at(me).unwrap_or(at);
+        self.point(me, PointKind::Cancel, 0, None, at);
+    }
+
     /// The waker `obj` of thread `t`'s pending future was called (by any thread): `woken`
     /// is set, and the thread is runnable again if it waits for it.
     pub(crate) fn wake(&self, t: usize, obj: usize, woken: &AtomicBool) {
