@@ -179,11 +179,19 @@ fn drive<F: Future>(
         seen: 0,
         dropped: None,
     });
-    // A `block_on` inside a driven call neither counts for nor disturbs the outer plan.
-    let outer = PLAN.replace(plan);
-    let out = poll_to_end(future, caller);
-    PLAN.set(outer);
-    out
+    // A `block_on` inside a driven call neither counts for nor disturbs the outer plan; the
+    // outer plan comes back however the call ends, a panic included.
+    let _outer = Restore(PLAN.replace(plan));
+    poll_to_end(future, caller)
+}
+
+/// Puts back the plan of the call that was being driven before, when dropped.
+struct Restore(Option<Plan>);
+
+impl Drop for Restore {
+    fn drop(&mut self) {
+        PLAN.set(self.0.take());
+    }
 }
 
 fn poll_to_end<F: Future>(

@@ -234,3 +234,26 @@ fn under_control_a_drop_at_a_pending_is_a_scheduling_point() {
     let cancel = trace.iter().find(|s| s.op == PointKind::Cancel);
     assert_eq!(cancel.map(|s| s.thread), Some(0), "{trace:?}");
 }
+
+#[test]
+fn a_call_that_panics_leaves_no_plan_behind() {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    let panicked = std::panic::catch_unwind(|| {
+        super::cancel_at(
+            async {
+                super::awaited(async {}, "src/lib.rs", 1).await;
+                panic!("the call panics before its cancellation point");
+            },
+            2,
+        )
+    });
+    assert!(panicked.is_err());
+    // An `.await` polled afterwards by another executor (by hand here) is not a suspension
+    // of the dead call: it completes at its first poll.
+    let (done, signal) = (AtomicU32::new(0), Signal::default());
+    signal.set();
+    let mut steps = std::pin::pin!(two_steps(&done, &signal));
+    let mut cx = Context::from_waker(Waker::noop());
+    assert!(steps.as_mut().poll(&mut cx).is_ready());
+    assert_eq!(done.load(Ordering::SeqCst), 2);
+}
