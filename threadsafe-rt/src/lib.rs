@@ -315,7 +315,7 @@ pub mod bench {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::check::run_test;
-    pub use crate::drive::{awaited, block_on, drive_call as drive};
+    pub use crate::drive::{awaited, drive_call as drive};
     pub use crate::point::{FieldAccess, StatementPoint};
 
     /// A seed drawn when the test runs (`#[thread_safe(seed = "random")]`).

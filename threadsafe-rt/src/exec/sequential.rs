@@ -141,15 +141,13 @@ pub(crate) fn run_sequential<T>(
 /// tests are validated: with the test's cancelled call left out (`testcase::entry`), which
 /// made whole could wait there for good (a wait cancelled where it waits).
 pub(crate) fn serial_order(test: &TestCase) -> Vec<usize> {
-    let n = test.threads.len();
-    let cancelled = test.cancelled();
-    test.threads
+    let order = test
+        .threads
         .iter()
         .enumerate()
-        .flat_map(|(t, calls)| {
-            (0..calls.len()).map(move |k| if cancelled == Some((t, k)) { t + n } else { t })
-        })
-        .collect()
+        .flat_map(|(t, calls)| std::iter::repeat(t).take(calls.len()))
+        .collect();
+    test.leaving_out_cancelled(order)
 }
 
 /// Runs sequential executions on a worker thread, so that one that hangs (a sequential

@@ -108,34 +108,30 @@ impl<T: Send + Sync + 'static> Generator<'_, T> {
         if !self.config.cancel {
             return;
         }
-        let desc = self.desc;
-        let candidates: Vec<(usize, usize)> = test
-            .threads
-            .iter()
-            .enumerate()
-            .flat_map(|(t, calls)| {
-                calls.iter().enumerate().filter_map(move |(k, c)| {
-                    let used = match c.out {
-                        Out::Var(index) => calls[k + 1..].iter().any(|later| {
-                            later.args.iter().any(
-                                |a| matches!(a, Arg::Var(v) if v.index == index && v.scope != Scope::Prefix),
-                            )
-                        }),
-                        _ => false,
-                    };
-                    (desc.op_at(c.op).cancellable() && !used).then_some((t, k))
-                })
-            })
-            .collect();
+        let mut candidates = Vec::new();
+        for (t, calls) in test.threads.iter().enumerate() {
+            for (k, c) in calls.iter().enumerate() {
+                let used = match c.out {
+                    Out::Var(index) => test.uses_var(VarRef {
+                        scope: Scope::Thread(t),
+                        index,
+                    }),
+                    _ => false,
+                };
+                if self.desc.op_at(c.op).cancellable() && !used {
+                    candidates.push((t, k));
+                }
+            }
+        }
         if candidates.is_empty() || !self.rng.gen_ratio(1, 2) {
             return;
         }
         let (t, k) = candidates[self.rng.gen_range(0..candidates.len())];
-        test.threads[t][k].cancel = Some(self.rng.gen_range(1..=3));
+        test.threads[t][k].cancel = Some(self.cancellation_point());
     }
 
     /// With `cancel` on, half the blocking tests whose blocking call (thread 0's last) is
-    /// cancellable cancel it, at its first, second or third suspension; true when it did.
+    /// cancellable cancel it; true when it did.
     fn cancel_blocking(&mut self, test: &mut TestCase) -> bool {
         let Some(last) = test.threads[0].last() else {
             return false;
@@ -146,11 +142,16 @@ impl<T: Send + Sync + 'static> Generator<'_, T> {
         {
             return false;
         }
-        let at = self.rng.gen_range(1..=3);
+        let at = self.cancellation_point();
         if let Some(last) = test.threads[0].last_mut() {
             last.cancel = Some(at);
         }
         true
+    }
+
+    /// Where a cancelled call is dropped: its first, second or third suspension.
+    fn cancellation_point(&mut self) -> u32 {
+        self.rng.gen_range(1..=3)
     }
 
     /// Tries to append `post_calls` calls after the threads; measures the sequential run.

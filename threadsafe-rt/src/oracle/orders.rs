@@ -7,11 +7,12 @@ use crate::testcase::TestCase;
 /// Every order the oracle runs for `test`: its linearizations, then, when it cancels a call,
 /// the same with the call left out.
 pub(crate) fn orders_of(test: &TestCase) -> Vec<Vec<usize>> {
-    let lens = lens(test);
-    let mut orders = linearizations(&lens);
-    if let Some((t, k)) = test.cancelled() {
-        let n = lens.len();
-        let left: Vec<Vec<usize>> = orders.iter().map(|o| leave_out(o, t, k, n)).collect();
+    let mut orders = linearizations(&lens(test));
+    if test.cancelled().is_some() {
+        let left: Vec<Vec<usize>> = orders
+            .iter()
+            .map(|o| test.leaving_out_cancelled(o.clone()))
+            .collect();
         orders.extend(left);
     }
     orders
@@ -30,25 +31,6 @@ pub(crate) fn count_orders(test: &TestCase) -> u64 {
 /// The calls per thread of `test`.
 fn lens(test: &TestCase) -> Vec<usize> {
     test.threads.iter().map(Vec::len).collect()
-}
-
-/// `order` with thread `t`'s call `k` (of `n` threads) left out.
-fn leave_out(order: &[usize], t: usize, k: usize, n: usize) -> Vec<usize> {
-    let mut seen = 0;
-    order
-        .iter()
-        .map(|&e| {
-            if e != t {
-                return e;
-            }
-            seen += 1;
-            if seen == k + 1 {
-                t + n
-            } else {
-                e
-            }
-        })
-        .collect()
 }
 
 /// All interleavings of whole calls that keep each thread's order: the multiset
@@ -107,8 +89,16 @@ mod tests {
 
     #[test]
     fn a_cancelled_call_is_also_left_out() {
-        assert_eq!(leave_out(&[0, 1, 0, 1], 1, 1, 2), vec![0, 1, 0, 3]);
-        assert_eq!(leave_out(&[1, 0, 0], 0, 0, 2), vec![1, 2, 0]);
+        let mut test = TestCase::one_call_per_thread(2);
+        let second = test.threads[1][0].clone();
+        test.threads[1].push(second);
+        assert_eq!(orders_of(&test).len(), 3);
+        test.threads[1][1].cancel = Some(1);
+        let orders = orders_of(&test);
+        assert_eq!(orders.len(), 6);
+        assert_eq!(orders[..3], [vec![0, 1, 1], vec![1, 0, 1], vec![1, 1, 0]]);
+        assert_eq!(orders[3..], [vec![0, 1, 3], vec![1, 0, 3], vec![1, 3, 0]]);
+        assert_eq!(count_orders(&test), 6);
     }
 
     #[test]

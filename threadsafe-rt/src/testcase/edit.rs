@@ -42,7 +42,7 @@ impl TestCase {
     }
 
     /// Whether some call takes variable `v`.
-    fn uses_var(&self, v: VarRef) -> bool {
+    pub(crate) fn uses_var(&self, v: VarRef) -> bool {
         self.all_calls().any(|c| c.args.contains(&Arg::Var(v)))
     }
 

@@ -99,6 +99,17 @@ impl TestCase {
         })
     }
 
+    /// `order` (an order of this test's calls) with the cancelled call left out
+    /// ([`entry`]); as it is when the test cancels none.
+    pub(crate) fn leaving_out_cancelled(&self, mut order: Vec<usize>) -> Vec<usize> {
+        if let Some((t, k)) = self.cancelled() {
+            if let Some(e) = order.iter_mut().filter(|e| **e == t).nth(k) {
+                *e = t + self.threads.len();
+            }
+        }
+        order
+    }
+
     pub(crate) fn instance_count(&self) -> usize {
         self.prefix
             .iter()
