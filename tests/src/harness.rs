@@ -19,6 +19,16 @@ pub fn controlled(seed: u64, strategy: Strategy, budget: Duration) -> Config {
     config
 }
 
+/// Asserts that `T` passes 100 controlled tests (random schedules, 10 s at most) in each
+/// of seeds 0–2: a twin's check.
+pub fn quiet_under_control<T: Subject>() {
+    for seed in 0..3 {
+        let mut config = controlled(seed, Strategy::Random, Duration::from_secs(10));
+        config.tests = Some(100);
+        expect::no_violation(&check::<T>(&config));
+    }
+}
+
 /// [`controlled`] tuned for the finds of a panic inside a racy method:
 ///
 /// - `conc_execs = 4`: under control, a generated test that can fail does so within its

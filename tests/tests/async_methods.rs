@@ -65,16 +65,6 @@ fn finds_hang<T: Subject>(method: &str, file: &str, awaits: &str) {
     }
 }
 
-/// Asserts that `T` passes 100 controlled tests in seeds 0–2.
-fn quiet<T: Subject>() {
-    for seed in 0..3 {
-        let mut config = controlled(seed);
-        config.tests = Some(100);
-        let report = check::<T>(&config);
-        expect::no_violation(&report);
-    }
-}
-
 #[test]
 fn a_cache_that_loads_between_its_read_and_write_locks_returns_two_values_for_one_key() {
     finds_wrong_results::<cache::Cache>(&["::threadsafe_rt::block_on(cut.get("]);
@@ -102,12 +92,12 @@ fn a_notify_waiters_before_the_listening_is_a_lost_wake_up() {
 
 #[test]
 fn the_twins_report_nothing() {
-    quiet::<cache::FixedCache>();
-    quiet::<bank::FixedBank>();
-    quiet::<tickets::FixedTickets>();
-    quiet::<slots::FixedSlots>();
-    quiet::<latch::FixedLatch>();
-    quiet::<ledger::FixedLedger>();
+    harness::quiet_under_control::<cache::FixedCache>();
+    harness::quiet_under_control::<bank::FixedBank>();
+    harness::quiet_under_control::<tickets::FixedTickets>();
+    harness::quiet_under_control::<slots::FixedSlots>();
+    harness::quiet_under_control::<latch::FixedLatch>();
+    harness::quiet_under_control::<ledger::FixedLedger>();
 }
 
 /// A `wait` woken by a flash that started after it: every order run one call after the

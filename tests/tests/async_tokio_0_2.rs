@@ -49,9 +49,5 @@ fn a_lock_dropped_while_it_waits_leaves_tokio_0_2_s_mutex_locked_for_good() {
 /// The twin, over tokio 1's `Mutex`: quiet over 100 controlled tests in seeds 0–2.
 #[test]
 fn tokio_1_s_mutex_reports_nothing() {
-    for seed in 0..3 {
-        let mut config = controlled(seed);
-        config.tests = Some(100);
-        expect::no_violation(&check::<tokio_mutex::FixedCounter>(&config));
-    }
+    harness::quiet_under_control::<tokio_mutex::FixedCounter>();
 }
